@@ -1,0 +1,24 @@
+#!/bin/sh
+# bench.sh: run bench/ programs on our kernel and on the stock Debian
+# kernel (same config) in the same run, and print ours/stock ratios.
+# A benchmark program prints lines "BENCH <key> <value> <unit> higher|lower"
+# (which direction is better); everything else it prints is kept in the log.
+set -eu
+. "$(dirname "$0")/lib.sh"
+S=$TOP/scripts
+OURS=${BENCH_OURS:-default}
+STOCK=${BENCH_STOCK:-stock}
+
+if ! ls "$TOP"/bench/*.c "$TOP"/bench/*.sh >/dev/null 2>&1; then
+	say BENCH "no benchmarks in bench/ yet"
+	exit 0
+fi
+for v in $OURS $STOCK; do
+	"$S/prepare.sh" "$v"
+	MODE=check SUITES=bench NAME="bench-$v" TIMEOUT=${TIMEOUT:-3600} "$S/vm.sh" "$v" >/dev/null
+	"$S/results.py" --name "bench-$v" --results "$LOGS/boot-bench-$v/results.log" \
+		--console "$LOGS/boot-bench-$v/console.log" --expect-done >/dev/null ||
+		die "benchmark boot of $v failed; see $LOGS/boot-bench-$v/"
+	grep '^BENCH ' "$LOGS/boot-bench-$v/results.log" | tr -d '\r' >"$LOGS/bench-$v.txt"
+done
+"$S/bench-table.py" "$LOGS/bench-$OURS.txt" "$LOGS/bench-$STOCK.txt" | tee "$LOGS/bench.md"

@@ -1,0 +1,44 @@
+#!/bin/sh
+# check.sh: the whole test suite.  Host-side tests, then one boot of the
+# VARIANT kernel (default: debug, with KASAN/UBSAN/lockdep) running SUITES.
+# Ends with "N passed, N failed, N skipped"; exits 1 when anything failed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+V=${VARIANT:-debug}
+SUITES=${SUITES:-smoke}
+S=$TOP/scripts
+tally=$LOGS/tally
+start=$(date +%s)
+
+"$S/prepare.sh" "$V"
+: >"$tally"
+status=0
+
+# Host-side tests: tests/host/*.sh, framed like the in-VM ones.
+mkdir -p "$LOGS/host"
+rm -f "$LOGS/host/results.log.new"
+for t in "$TOP"/tests/host/*.sh; do
+	[ -f "$t" ] || continue
+	name=host/$(basename "$t" .sh)
+	{
+		echo "# HX-TEST $name"
+		sh "$t" 2>&1
+		echo "# HX-END $name exit=$?"
+	} >>"$LOGS/host/results.log.new"
+done
+mv "$LOGS/host/results.log.new" "$LOGS/host/results.log" 2>/dev/null || : >"$LOGS/host/results.log"
+say HOST "$(grep -c '^# HX-TEST' "$LOGS/host/results.log") host-side tests"
+"$S/results.py" --name host --results "$LOGS/host/results.log" --tally "$tally" || status=1
+
+# The VM boot.  KASAN kernels under TCG may stall a minute in early boot.
+set +e
+MODE=check SUITES="$SUITES" NAME="check-$V" TIMEOUT="${TIMEOUT:-1500}" "$S/vm.sh" "$V"
+rc=$?
+set -e
+"$S/results.py" --name "vm-$V" --results "$LOGS/boot-check-$V/results.log" \
+	--console "$LOGS/boot-check-$V/console.log" --vm-status $rc --expect-done \
+	--tally "$tally" || status=1
+
+say TIME "$(($(date +%s) - start)) s"
+awk '{ p += $2; f += $3; s += $4 } END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$tally"
+exit $status

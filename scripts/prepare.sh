@@ -1,0 +1,16 @@
+#!/bin/sh
+# prepare.sh VARIANT: everything a boot of VARIANT needs, each step
+# incremental: host packages, kernel tree, kernel, our modules, test
+# programs, initramfs.
+set -eu
+. "$(dirname "$0")/lib.sh"
+V=${1:?usage: prepare.sh VARIANT}
+S=$TOP/scripts
+
+"$S/deps.sh"
+QUIET=1 "$S/tree.sh"
+say TREE "$(git -C "$(variant_src "$V")" log -1 --format=%s) (+ $(git -C "$SRC" rev-list --count pristine..series) patches in the patched tree)"
+"$S/build-kernel.sh" "$V"
+"$S/build-modules.sh" "$V"
+"$S/build-tests.sh"
+"$S/build-initramfs.sh" "$V"

@@ -1,0 +1,52 @@
+#!/bin/sh
+# selftest-harness.sh: prove the harness fails runs that must fail.  Three
+# deliberately broken boots of the debug kernel; each must be judged failed,
+# with the reason named.  Passes (exit 0) when all three are caught.
+set -eu
+. "$(dirname "$0")/lib.sh"
+V=${VARIANT:-debug}
+S=$TOP/scripts
+n=0
+bad=0
+
+"$S/prepare.sh" "$V"
+
+# boot NAME [VM env...]: boot and judge; the verdict lands in selftest-NAME.out.
+boot() {
+	name=$1
+	shift
+	set +e
+	env "$@" NAME="$name" "$S/vm.sh" "$V" >/dev/null 2>&1
+	rc=$?
+	"$S/results.py" --name "$name" --results "$LOGS/boot-$name/results.log" \
+		--console "$LOGS/boot-$name/console.log" --vm-status $rc \
+		--expect-done >"$LOGS/selftest-$name.out" 2>&1
+	echo $? >"$LOGS/selftest-$name.verdict"
+	set -e
+}
+
+# expect_caught DESC PATTERN NAME: boot NAME must have been judged failed,
+# with a message matching PATTERN.
+expect_caught() {
+	n=$((n + 1))
+	out=$LOGS/selftest-$3.out
+	if [ "$(cat "$LOGS/selftest-$3.verdict")" = 1 ] && grep -q "$2" "$out"; then
+		echo "ok $n - harness catches $1"
+		grep "$2" "$out" | sed 's/^ */    # /'
+	else
+		echo "not ok $n - harness did not catch $1 (see $out)"
+		bad=$((bad + 1))
+	fi
+}
+
+say SELFTEST "3 deliberately broken boots of the $V kernel"
+boot selftest-fail MODE=check SUITES=selftest-fail TIMEOUT=900
+boot selftest-oops MODE=check SUITES=selftest-oops TIMEOUT=900
+boot selftest-hang MODE=hang TIMEOUT="${HANG_TIMEOUT:-240}"
+expect_caught "a failing test" "deliberate failure" selftest-fail
+expect_caught "a test that crashes short of its plan" "planned 3 results" selftest-fail
+expect_caught "an oops from a test module" "kernel console shows" selftest-oops
+expect_caught "a VM that never powers off" "did not power off" selftest-hang
+echo "1..$n"
+echo "$((n - bad)) passed, $bad failed"
+[ $bad = 0 ]

@@ -1,0 +1,109 @@
+#!/bin/sh
+# vm.sh VARIANT: boot build/kernel-VARIANT with its initramfs in QEMU.
+# Settings come from the environment:
+#   MODE      check | cmd | run | probe | hang           (default check)
+#   SUITES    test suites to run in MODE=check
+#   CMD       shell command to run in MODE=cmd
+#   DISKS     images to attach as virtio disks, "path" or "path:ro"
+#   DISK_NAMES  names for them, in order, for the guest (HX_DISK_NAMES)
+#   TIMEOUT   hard limit for the whole boot in seconds    (default 600)
+#   NAME      name of this boot; logs go to build/logs/boot-NAME/
+#   INTERACTIVE=1  console on the terminal (MODE=run)
+# The console goes to console.log, the test channel (ttyS1) to results.log
+# and, unless interactive, to stdout as it arrives.  Exit status: QEMU's, or
+# 124 when the hard timeout killed the VM.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+V=${1:?usage: vm.sh VARIANT}
+MODE=${MODE:-check}
+NAME=${NAME:-$MODE-$V}
+TIMEOUT=${TIMEOUT:-600}
+dir=$LOGS/boot-$NAME
+kernel=$(kernel_out "$V")/arch/x86/boot/bzImage
+initrd=$BUILD/initramfs-$V.cpio
+[ -f "$kernel" ] || die "no kernel for $V; run 'make kernel VARIANT=$V'"
+[ -f "$initrd" ] || die "no initramfs for $V; run 'make initramfs VARIANT=$V'"
+rm -rf "$dir"
+mkdir -p "$dir/overlay/hx"
+
+# Per-boot settings, appended to the initramfs as a second cpio archive.
+{
+	echo "HX_MODE='$MODE'"
+	echo "HX_SUITES='${SUITES:-}'"
+	echo "HX_INTERACTIVE='${INTERACTIVE:-0}'"
+	echo "HX_TEST_TIMEOUT='${TEST_TIMEOUT:-600}'"
+	echo "HX_DISK_NAMES='${DISK_NAMES:-}'"
+} >"$dir/overlay/hx/env"
+printf '%s\n' "${CMD:-true}" >"$dir/overlay/hx/cmd"
+(cd "$dir/overlay" && find . | cpio -o -H newc -R 0:0 --quiet) >"$dir/overlay.cpio"
+cat "$initrd" "$dir/overlay.cpio" >"$dir/initrd.cpio"
+
+# KVM: /dev/kvm may exist without working (a guest hangs at "Booting from
+# ROM" here).  Probe once with a short timeout and remember the answer.
+accel() {
+	if [ -f "$BUILD/accel" ]; then
+		cat "$BUILD/accel"
+		return
+	fi
+	a=tcg
+	if [ -w /dev/kvm ]; then
+		mkdir -p "$dir/probe"
+		if timeout -k 2 20 qemu-system-x86_64 -accel kvm -m 256 -nodefaults \
+			-display none -no-reboot -kernel "$kernel" \
+			-initrd "$dir/initrd.cpio" -append "console=ttyS0 panic=-1" \
+			-serial null -serial "file:$dir/probe/out" </dev/null >/dev/null 2>&1 &&
+			grep -q . "$dir/probe/out" 2>/dev/null; then
+			a=kvm
+		fi
+	fi
+	[ $a = kvm ] && echo "kvm" >&2 || echo "  QEMU    KVM does not work here (probe failed or timed out): using TCG" >&2
+	echo $a >"$BUILD/accel"
+	echo $a
+}
+
+ACCEL=$(accel)
+if [ "$ACCEL" = kvm ]; then
+	accel_args="-accel kvm -cpu host"
+else
+	accel_args="-accel tcg,thread=multi"
+fi
+
+disk_args=""
+i=0
+for d in ${DISKS:-}; do
+	path=${d%:ro}
+	ro=""
+	[ "$path" = "$d" ] || ro=",readonly=on"
+	[ -f "$path" ] || die "disk image $path does not exist"
+	disk_args="$disk_args -drive file=$path,if=virtio,format=raw,cache=unsafe$ro"
+	i=$((i + 1))
+done
+
+cmdline="console=ttyS0 panic=-1 printk.time=1 rcupdate.rcu_cpu_stall_timeout=300 hung_task_panic=0 ${APPEND:-}"
+[ "$MODE" = probe ] && cmdline="$cmdline quiet"
+
+say QEMU "$NAME: $V kernel, $ACCEL, $i disks, timeout ${TIMEOUT}s (logs: ${dir#"$TOP/"}/)"
+set +e
+if [ "${INTERACTIVE:-0}" = 1 ]; then
+	# shellcheck disable=SC2086
+	timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 $accel_args \
+		-smp 2 -m 2048 -nodefaults -display none -no-reboot \
+		-kernel "$kernel" -initrd "$dir/initrd.cpio" -append "$cmdline" \
+		-chardev "stdio,id=con,signal=off,logfile=$dir/console.log" -serial chardev:con \
+		-chardev "file,id=res,path=$dir/results.log" -serial chardev:res \
+		$disk_args
+	rc=$?
+else
+	# shellcheck disable=SC2086
+	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 $accel_args \
+		-smp 2 -m 2048 -nodefaults -display none -no-reboot \
+		-kernel "$kernel" -initrd "$dir/initrd.cpio" -append "$cmdline" \
+		-chardev "file,id=con,path=$dir/console.log" -serial chardev:con \
+		-chardev "stdio,id=res,logfile=$dir/results.log" -serial chardev:res \
+		$disk_args </dev/null
+	rc=$?
+fi
+set -e
+[ $rc = 124 ] && echo "error: VM '$NAME' did not power off within ${TIMEOUT}s and was killed; console: $dir/console.log" >&2
+exit $rc

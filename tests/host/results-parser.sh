@@ -1,0 +1,48 @@
+#!/bin/sh
+# Host-side test of scripts/results.py, the judge of every boot: canned test
+# channels and consoles, each with the verdict the judge must give.
+. "$(dirname "$0")/../include/tap.sh"
+judge=$(dirname "$0")/../../scripts/results.py
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+
+# verdict NAME EXPECTED_STATUS EXPECTED_COUNTS RESULTS CONSOLE
+verdict() {
+	printf '%b' "$4" >"$w/res"
+	printf '%b' "$5" >"$w/con"
+	out=$("$judge" --name t --results "$w/res" --console "$w/con" --expect-done 2>/dev/null)
+	rc=$?
+	check "$1 (status $rc, '${out#*t: }')" same "$rc: ${out#*t: }" "$2: $3"
+}
+
+same() {
+	[ "$1" = "$2" ]
+}
+
+ok_run='# HX-TEST s/a\nok 1 - x\nok 2 - y # SKIP no disk\n1..2\n# HX-END s/a exit=0\n# HX-DONE\n'
+clean='[    0.1] Linux version 6.12\n[    0.2] Kernel command line: console=ttyS0 lockdep\n'
+
+verdict "clean run passes" 0 "1 passed, 0 failed, 1 skipped" "$ok_run" "$clean"
+verdict "failed TAP result fails" 1 "1 passed, 1 failed, 0 skipped" \
+	'# HX-TEST s/a\nok 1 - x\nnot ok 2 - y\n# HX-END s/a exit=1\n# HX-DONE\n' "$clean"
+verdict "oops on the console fails a green run" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[    5.0] BUG: kernel NULL pointer dereference, address: 0\n[    5.0] Oops: 0002 [#1] SMP\n"
+verdict "lockdep report fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[    5.0] WARNING: possible circular locking dependency detected\n"
+verdict "KASAN report fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[    5.0] ==================\n[    5.0] BUG: KASAN: slab-out-of-bounds in f+0x1/0x2\n"
+verdict "UBSAN report fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[    5.0] UBSAN: shift-out-of-bounds in fs/x.c:1:2\n"
+verdict "missing end of run fails" 1 "1 passed, 1 failed, 0 skipped" \
+	'# HX-TEST s/a\nok 1 - x\n# HX-END s/a exit=0\n' "$clean"
+verdict "test killed mid-way fails" 1 "0 passed, 2 failed, 0 skipped" \
+	'# HX-TEST s/a\nok 1 - x\n' "$clean"
+verdict "short of its plan fails" 1 "1 passed, 2 failed, 0 skipped" \
+	'# HX-TEST s/a\n1..3\nok 1 - x\n# HX-END s/a exit=139\n# HX-DONE\n' "$clean"
+verdict "non-zero exit without TAP fails" 1 "0 passed, 1 failed, 0 skipped" \
+	'# HX-TEST s/a\n# HX-END s/a exit=2\n# HX-DONE\n' "$clean"
+verdict "exit 77 without TAP is a skip" 0 "0 passed, 0 failed, 1 skipped" \
+	'# HX-TEST s/a\n# HX-END s/a exit=77\n# HX-DONE\n' "$clean"
+verdict "CRLF from the serial port is understood" 0 "1 passed, 0 failed, 0 skipped" \
+	'# HX-TEST s/a\r\nok 1 - x\r\n# HX-END s/a exit=0\r\n# HX-DONE\r\n' "$clean"
+tap_done

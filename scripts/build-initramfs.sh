@@ -16,6 +16,7 @@ mkdir -p "$stage/bin" "$stage/hx" "$stage/tests" "$stage/proc" "$stage/sys" \
 	"$stage/lib/modules/test" "$stage/lib/modules/kernel"
 
 cp /bin/busybox "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
 file -L "$stage/bin/busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "/bin/busybox is not static; install busybox-static"
 install -m 755 "$TOP/tests/vm/init" "$stage/init"

@@ -22,7 +22,7 @@ CONSOLE_RE = re.compile(
     r'(BUG:|Oops|WARNING:|kernel BUG at|general protection fault|'
     r'KASAN|UBSAN|Kernel panic|possible recursive locking|'
     r'possible circular locking|inconsistent lock state|'
-    r'DEBUG_LOCKS_WARN_ON|lockdep|ODEBUG:|detected stall|'
+    r'DEBUG_LOCKS_WARN_ON|ODEBUG:|detected stall|'
     r'blocked for more than|Call Trace:|list_add corruption|'
     r'list_del corruption|stack-protector|RIP: )')
 # Lines that match the above but are not reports.

@@ -80,7 +80,7 @@ for d in ${DISKS:-}; do
 	i=$((i + 1))
 done
 
-cmdline="console=ttyS0 panic=-1 printk.time=1 rcupdate.rcu_cpu_stall_timeout=300 hung_task_panic=0 ${APPEND:-}"
+cmdline="console=ttyS0 panic=-1 printk.time=1 rcupdate.rcu_cpu_stall_timeout=300 ${APPEND:-}"
 [ "$MODE" = probe ] && cmdline="$cmdline quiet"
 
 say QEMU "$NAME: $V kernel, $ACCEL, $i disks, timeout ${TIMEOUT}s (logs: ${dir#"$TOP/"}/)"

@@ -13,7 +13,7 @@ no_fs() {
 
 mount_refused() {
 	truncate -s 16M /tmp/blank.img
-	dev=$(losetup -f --show /tmp/blank.img) || return 1
+	dev=$(losetup -f) && losetup "$dev" /tmp/blank.img || return 1
 	mkdir -p /mnt/t
 	dmesg -c >/dev/null
 	! mount -t ntfs3 "$dev" /mnt/t 2>/tmp/mount.err

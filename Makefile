@@ -5,7 +5,7 @@ VARIANT ?= default
 S := scripts
 
 # Suites that make check runs in the debug VM (directories under tests/).
-CHECK_SUITES ?= smoke
+CHECK_SUITES ?= smoke futex futex-selftests
 
 .PHONY: all run check bench tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help

@@ -42,7 +42,7 @@ expect_caught() {
 say SELFTEST "3 deliberately broken boots of the $V kernel"
 boot selftest-fail MODE=check SUITES=selftest-fail TIMEOUT=900
 boot selftest-oops MODE=check SUITES=selftest-oops TIMEOUT=900
-boot selftest-hang MODE=hang TIMEOUT="${HANG_TIMEOUT:-240}"
+boot selftest-hang MODE=hang TIMEOUT="${HANG_TIMEOUT:-90}"
 expect_caught "a failing test" "deliberate failure" selftest-fail
 expect_caught "a test that crashes short of its plan" "planned 3 results" selftest-fail
 expect_caught "an oops from a test module" "kernel console shows" selftest-oops

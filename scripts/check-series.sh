@@ -1,23 +1,23 @@
 #!/bin/sh
 # check-series.sh: every patch of patches/series must build on its own and
-# pass checkpatch --strict.  Walks a worktree through the series commit by
-# commit, building each (incrementally, ccache) for SERIES_VARIANTS.
+# pass checkpatch --strict.  Walks build/src/linux through the series one
+# commit at a time and builds each SERIES_VARIANTS kernel there (incremental,
+# ccache), then returns the tree to the tip of the series.
 set -eu
 . "$(dirname "$0")/lib.sh"
-VARIANTS=${SERIES_VARIANTS:-series}
+VARIANTS=${SERIES_VARIANTS:-default}
 "$TOP/scripts/tree.sh"
 
+[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
+	die "$SRC has uncommitted changes; commit or discard them first"
 commits=$(git -C "$SRC" rev-list --reverse pristine..series)
 total=$(echo "$commits" | grep -c . || true)
-[ "$total" -gt 0 ] || {
+if [ "$total" = 0 ]; then
 	say SERIES "patches/series is empty: nothing to check"
 	echo "0 passed, 0 failed"
 	exit 0
-}
-if [ ! -e "$SERIES_SRC/.git" ]; then
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$SERIES_SRC" pristine
 fi
+trap 'git -C "$SRC" checkout -q series' EXIT
 
 passed=0
 failed=0
@@ -26,21 +26,25 @@ for c in $commits; do
 	i=$((i + 1))
 	subj=$(git -C "$SRC" log -1 --format=%s "$c")
 	say SERIES "[$i/$total] $subj"
-	git -C "$SERIES_SRC" checkout -q --detach "$c"
+	git -C "$SRC" checkout -q --detach "$c"
 	git -C "$SRC" format-patch -q --stdout -1 "$c" >"$LOGS/series-$i.patch"
-	if (cd "$SERIES_SRC" && ./scripts/checkpatch.pl --strict --quiet \
+	# checkpatch runs spdxcheck.py, which needs Debian python3 with python3-ply
+	if (cd "$SRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet \
 		"$LOGS/series-$i.patch") >"$LOGS/checkpatch-$i.log" 2>&1; then
+		echo "ok - checkpatch --strict: $subj"
 		passed=$((passed + 1))
 	else
 		cat "$LOGS/checkpatch-$i.log" >&2
-		echo "checkpatch --strict: patch $i ($subj) has issues; log: $LOGS/checkpatch-$i.log" >&2
+		echo "not ok - checkpatch --strict: $subj (log: $LOGS/checkpatch-$i.log)"
 		failed=$((failed + 1))
 	fi
 	for v in $VARIANTS; do
-		if "$TOP/scripts/build-kernel.sh" "$v"; then
+		if "$TOP/scripts/build-kernel.sh" "$v" >"$LOGS/series-build-$i-$v.log" 2>&1; then
+			echo "ok - builds ($v): $subj"
 			passed=$((passed + 1))
 		else
-			echo "build ($v) fails at patch $i: $subj" >&2
+			tail -20 "$LOGS/series-build-$i-$v.log" >&2
+			echo "not ok - builds ($v): $subj (log: $LOGS/series-build-$i-$v.log)"
 			failed=$((failed + 1))
 		fi
 	done

@@ -5,7 +5,6 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 SRC=$BUILD/src/linux		# patched tree (pristine tag + patches/series)
 STOCK_SRC=$BUILD/src/stock	# git worktree of the pristine tag
-SERIES_SRC=$BUILD/src/series-wt	# worktree that make check-series walks
 LOGS=$BUILD/logs
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 SRC_PKG=linux-source-6.12
@@ -44,16 +43,15 @@ variant_src() {
 	case "$1" in
 	stock|stock-rt) echo "$STOCK_SRC" ;;
 	default|debug|rt) echo "$SRC" ;;
-	series|series-rt) echo "$SERIES_SRC" ;;
 	*) die "unknown VARIANT '$1' (default, debug, rt, stock, stock-rt)" ;;
 	esac
 }
 
 variant_fragments() {
 	case "$1" in
-	default|stock|series) echo base ;;
+	default|stock) echo base ;;
 	debug) echo "base debug" ;;
-	rt|stock-rt|series-rt) echo "base rt" ;;
+	rt|stock-rt) echo "base rt" ;;
 	*) die "unknown VARIANT '$1'" ;;
 	esac
 }

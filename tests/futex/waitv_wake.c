@@ -4,8 +4,12 @@
  * woken and reported; when several entries are woken before the waiter runs,
  * the lowest woken index is returned; deadlines on both clocks.
  */
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include "tap.h"
 #include "futex2.h"
 
@@ -136,6 +140,56 @@ static void deadline(int clock, const char *name)
 	tap_errno(futex_waitv(&w, 1, 0, &ts, clock), ETIMEDOUT, "deadline in the past");
 }
 
+/*
+ * A CLOCK_MONOTONIC deadline is read in the caller's time namespace: in a
+ * namespace whose monotonic clock runs 1000 s ahead, "now + 100 ms" must
+ * expire after 100 ms, not immediately and not 1000 s later.
+ */
+static void timens_deadline(void)
+{
+	struct hx_waitv w;
+	int status = -1, fd, i;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWTIME)) {
+		tap_skip("time namespaces not available");
+		return;
+	}
+	fd = open("/proc/self/timens_offsets", O_WRONLY);
+	if (fd < 0 || write(fd, "monotonic 1000 0", 16) != 16) {
+		tap_result(0, "set a +1000 s monotonic offset (%s)", strerror(errno));
+		return;
+	}
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		struct timespec before, after, ts;
+		long ms;
+
+		waitv_set(&w, &words[0], 0, FUTEX2_SIZE_U32 | FUTEX2_PRIVATE);
+		clock_gettime(CLOCK_MONOTONIC, &before);
+		ts = deadline_ms(CLOCK_MONOTONIC, 100);
+		if (futex_waitv(&w, 1, 0, &ts, CLOCK_MONOTONIC) != -1 || errno != ETIMEDOUT)
+			_exit(2);
+		clock_gettime(CLOCK_MONOTONIC, &after);
+		ms = (after.tv_sec - before.tv_sec) * 1000 +
+		     (after.tv_nsec - before.tv_nsec) / 1000000;
+		_exit(ms >= 100 ? 0 : 3);
+	}
+	for (i = 0; i < 300; i++) {	/* 30 s: a deadline 1000 s off never ends */
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		usleep(100000);
+	}
+	if (i == 300) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	tap_result(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		   "CLOCK_MONOTONIC deadline honours the time namespace offset (status %d)",
+		   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 int main(void)
 {
 	each_index();
@@ -144,5 +198,6 @@ int main(void)
 	lowest_index(3, 4);
 	deadline(CLOCK_MONOTONIC, "CLOCK_MONOTONIC deadline");
 	deadline(CLOCK_REALTIME, "CLOCK_REALTIME deadline");
+	timens_deadline();
 	return tap_done();
 }

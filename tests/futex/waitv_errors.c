@@ -130,6 +130,29 @@ static void entries(void)
 	}
 }
 
+/*
+ * An array whose second entry lies on an unmapped page: the first entry is
+ * still checked first, so its own error wins over the fault.
+ */
+static void array_across_unmapped_page(void)
+{
+	char *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct hx_waitv *w = (struct hx_waitv *)(pages + 4096 - sizeof(*w));
+	struct timespec ts = { 0, 0 };
+
+	munmap(pages + 4096, 4096);
+	waitv_set(w, &w32[0], 0, P32 | 0x100);
+	tap_errno(futex_waitv(w, 2, 0, &ts, CLOCK_MONOTONIC), EINVAL,
+		  "bad entry 0 before an unreadable entry 1");
+	waitv_set(w, &w32[0], 0, P32);
+	tap_errno(futex_waitv(w, 2, 0, &ts, CLOCK_MONOTONIC), EFAULT,
+		  "good entry 0 before an unreadable entry 1");
+	tap_errno(futex_waitv(w, 1, 0, &ts, CLOCK_MONOTONIC), ETIMEDOUT,
+		  "the readable entry alone is fine");
+	munmap(pages, 4096);
+}
+
 int main(void)
 {
 	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -137,5 +160,6 @@ int main(void)
 	arguments();
 	timeouts();
 	entries();
+	array_across_unmapped_page();
 	return tap_done();
 }

@@ -9,7 +9,7 @@ S=$TOP/scripts
 OURS=${BENCH_OURS:-default}
 STOCK=${BENCH_STOCK:-stock}
 
-if ! ls "$TOP"/bench/*.c "$TOP"/bench/*.sh >/dev/null 2>&1; then
+if [ -z "$(find "$TOP/bench" -maxdepth 1 -name '*.c')" ]; then
 	say BENCH "no benchmarks in bench/ yet"
 	exit 0
 fi

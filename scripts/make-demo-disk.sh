@@ -33,7 +33,8 @@ if [ ! -f "$d/demo.img" ]; then
 	say DISK "demo.img: mkntfs + ntfs-3g"
 	rm -f "$d/demo.img.new"
 	truncate -s 64M "$d/demo.img.new"
-	mkntfs -F -f -q -L demo "$d/demo.img.new" >/dev/null
+	mkntfs -F -f -q -L demo "$d/demo.img.new" >"$LOGS/mkntfs.log" 2>&1 ||
+		die "mkntfs failed; log: $LOGS/mkntfs.log"
 	populate_fuse || populate_ntfscp
 	mv "$d/demo.img.new" "$d/demo.img"
 fi

@@ -38,27 +38,11 @@ static void *waitv_thread(void *arg)
 /* Start the waiter and return once it sleeps, i.e. all entries are queued. */
 static void start_waiter(pthread_t *t)
 {
-	char path[64], buf[256], *p;
-	int i;
-
 	tid = 0;
 	pthread_create(t, NULL, waitv_thread, NULL);
-	for (i = 0; i < 40000; i++) {
-		FILE *f;
-
-		usleep(250);
-		if (!tid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		p = fgets(buf, sizeof(buf), f);
-		fclose(f);
-		p = p ? strrchr(buf, ')') : NULL;
-		if (p && p[2] == 'S')
-			return;
-	}
+	while (!tid)
+		usleep(100);
+	wait_task_sleeping(tid);
 }
 
 static uint64_t all_ones(int bytes)

@@ -70,31 +70,6 @@ static void each_index(void)
 		   bad, first_bad);
 }
 
-/* Wait until the waiter thread sleeps (state S): all its entries are queued. */
-static int wait_sleeping(void)
-{
-	char path[64], buf[256], *p;
-	int i;
-
-	for (i = 0; i < 20000; i++) {
-		FILE *f;
-
-		usleep(500);
-		if (!waiter_tid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", waiter_tid);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		p = fgets(buf, sizeof(buf), f);
-		fclose(f);
-		p = p ? strrchr(buf, ')') : NULL;
-		if (p && p[2] == 'S')
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * FUTEX_WAKE_OP wakes two futexes while holding both bucket locks, so the
  * waiter cannot run in between: both entries are woken when it looks.
@@ -110,7 +85,9 @@ static void lowest_index(int lo, int hi)
 		waitv_set(&wv[i], &words[i], 0, P32);
 	waiter_tid = 0;
 	pthread_create(&t, NULL, waiter, NULL);
-	if (wait_sleeping())
+	while (!waiter_tid)
+		usleep(100);
+	if (wait_task_sleeping(waiter_tid))
 		/* op: words[lo] = 0 (unchanged), cmp: old == 0 -> wake lo too */
 		r = syscall(SYS_futex, &words[hi], FUTEX_WAKE_OP_PRIVATE, 1, 1, &words[lo],
 			    FUTEX_OP(FUTEX_OP_SET, 0, FUTEX_OP_CMP_EQ, 0));

@@ -5,6 +5,8 @@
 
 #include <linux/futex.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,6 +94,32 @@ static inline struct timespec deadline_ms(int clock, long ms)
 		ts.tv_nsec -= 1000000000L;
 	}
 	return ts;
+}
+
+/*
+ * Wait until thread @tid of this process sleeps (state S in its stat file):
+ * a thread in futex_waitv() only sleeps once all its entries are queued.
+ * Returns 1 when it does, 0 after about 10 s.
+ */
+static inline int wait_task_sleeping(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	for (i = 0; i < 40000; i++) {
+		FILE *f = fopen(path, "r");
+
+		usleep(250);
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f);
+		fclose(f);
+		p = p ? strrchr(buf, ')') : NULL;
+		if (p && p[2] == 'S')
+			return 1;
+	}
+	return 0;
 }
 
 #endif

@@ -56,4 +56,5 @@ dir=$LOGS/boot-$([ $mode = cmd ] && echo cmd || echo run)-$V
 	echo "warning: the kernel console shows problem reports; see $dir/console.log" >&2
 code=$(sed -n 's/^HX-EXIT=\([0-9]*\).*/\1/p' "$dir/results.log" | tail -n 1)
 [ -n "$code" ] || die "the VM ended without reporting an exit status; console: $dir/console.log"
+[ "$code" = 0 ] || echo "run: the command in the VM exited with status $code" >&2
 exit "$code"

@@ -12,7 +12,8 @@ log=$LOGS/kernel-$V.log
 mkdir -p "$out"
 
 export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=qemu
-export CCACHE_SLOPPINESS=time_macros CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# BASEDIR: paths under the checkout hash alike in every clone (CI, fresh clones)
+export CCACHE_SLOPPINESS=time_macros CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G} CCACHE_BASEDIR="$TOP"
 
 kmake() {
 	make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" "$@"

@@ -15,7 +15,8 @@ if [ -z "$(find "$TOP/bench" -maxdepth 1 -name '*.c')" ]; then
 fi
 for v in $OURS $STOCK; do
 	"$S/prepare.sh" "$v"
-	MODE=check SUITES=bench NAME="bench-$v" TIMEOUT=${TIMEOUT:-3600} "$S/vm.sh" "$v" >/dev/null
+	MODE=check SUITES=bench NAME="bench-$v" TIMEOUT=${TIMEOUT:-3600} \
+		ICOUNT=${ICOUNT:-1} "$S/vm.sh" "$v" >/dev/null
 	"$S/results.py" --name "bench-$v" --results "$LOGS/boot-bench-$v/results.log" \
 		--console "$LOGS/boot-bench-$v/console.log" --expect-done >/dev/null ||
 		die "benchmark boot of $v failed; see $LOGS/boot-bench-$v/"

@@ -9,6 +9,7 @@
 #   TIMEOUT   hard limit for the whole boot in seconds    (default 600)
 #   NAME      name of this boot; logs go to build/logs/boot-NAME/
 #   INTERACTIVE=1  console on the terminal (MODE=run)
+#   ICOUNT=1  TCG with -icount: guest time counts instructions (benchmarks)
 # The console goes to console.log, the test channel (ttyS1) to results.log
 # and, unless interactive, to stdout as it arrives.  Exit status: QEMU's, or
 # 124 when the hard timeout killed the VM.
@@ -63,7 +64,12 @@ accel() {
 }
 
 ACCEL=$(accel)
-if [ "$ACCEL" = kvm ]; then
+if [ "${ICOUNT:-0}" = 1 ]; then
+	# Virtual time = guest instructions (1 ns each): timings become a
+	# repeatable cost measure instead of host scheduling noise.
+	ACCEL=tcg-icount
+	accel_args="-accel tcg -icount shift=0,sleep=off"
+elif [ "$ACCEL" = kvm ]; then
 	accel_args="-accel kvm -cpu host"
 else
 	accel_args="-accel tcg,thread=multi"

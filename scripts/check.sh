@@ -1,16 +1,17 @@
 #!/bin/sh
-# check.sh: the whole test suite.  Host-side tests, then one boot of the
-# VARIANT kernel (default: debug, with KASAN/UBSAN/lockdep) running SUITES.
+# check.sh: the whole test suite.  Host-side tests, then one boot per entry
+# of BOOTS, "VARIANT:suite,suite ...", e.g. "debug:smoke,futex".
 # Ends with "N passed, N failed, N skipped"; exits 1 when anything failed.
 set -eu
 . "$(dirname "$0")/lib.sh"
-V=${VARIANT:-debug}
-SUITES=${SUITES:-smoke}
+BOOTS=${BOOTS:-debug:smoke}
 S=$TOP/scripts
 tally=$LOGS/tally
 start=$(date +%s)
 
-"$S/prepare.sh" "$V"
+for boot in $BOOTS; do
+	"$S/prepare.sh" "${boot%%:*}"
+done
 : >"$tally"
 status=0
 
@@ -30,14 +31,18 @@ mv "$LOGS/host/results.log.new" "$LOGS/host/results.log" 2>/dev/null || : >"$LOG
 say HOST "$(grep -c '^# HX-TEST' "$LOGS/host/results.log") host-side tests"
 "$S/results.py" --name host --results "$LOGS/host/results.log" --tally "$tally" || status=1
 
-# The VM boot.  KASAN kernels under TCG may stall a minute in early boot.
-set +e
-MODE=check SUITES="$SUITES" NAME="check-$V" TIMEOUT="${TIMEOUT:-1500}" "$S/vm.sh" "$V"
-rc=$?
-set -e
-"$S/results.py" --name "vm-$V" --results "$LOGS/boot-check-$V/results.log" \
-	--console "$LOGS/boot-check-$V/console.log" --vm-status $rc --expect-done \
-	--tally "$tally" || status=1
+# The VM boots.  KASAN kernels under TCG may stall a minute in early boot.
+for boot in $BOOTS; do
+	V=${boot%%:*}
+	set +e
+	MODE=check SUITES="$(echo "${boot#*:}" | tr ',' ' ')" NAME="check-$V" \
+		TIMEOUT="${TIMEOUT:-1500}" "$S/vm.sh" "$V"
+	rc=$?
+	set -e
+	"$S/results.py" --name "vm-$V" --results "$LOGS/boot-check-$V/results.log" \
+		--console "$LOGS/boot-check-$V/console.log" --vm-status $rc --expect-done \
+		--tally "$tally" || status=1
+done
 
 say TIME "$(($(date +%s) - start)) s"
 awk '{ p += $2; f += $3; s += $4 } END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$tally"

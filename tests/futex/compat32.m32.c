@@ -14,14 +14,8 @@ static volatile long result;
 
 static void *waiter(void *arg)
 {
-	struct hx_waitv w[4];
-	struct timespec ts = deadline_ms(CLOCK_MONOTONIC, 20000);
-	int i;
-
 	(void)arg;
-	for (i = 0; i < 4; i++)
-		waitv_set(&w[i], &words[i], 0, FUTEX2_SIZE_U32 | FUTEX2_PRIVATE);
-	result = futex_waitv(w, 4, 0, &ts, CLOCK_MONOTONIC);
+	result = waitv_zero_words(words, 4, 20000);
 	return NULL;
 }
 

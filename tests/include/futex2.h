@@ -97,6 +97,21 @@ static inline struct timespec deadline_ms(int clock, long ms)
 }
 
 /*
+ * futex_waitv() on @n private 32-bit futexes @words[0..n-1] that must hold 0,
+ * with a CLOCK_MONOTONIC deadline @ms from now; at most 8 futexes.
+ */
+static inline long waitv_zero_words(uint32_t *words, int n, long ms)
+{
+	struct hx_waitv w[8];
+	struct timespec ts = deadline_ms(CLOCK_MONOTONIC, ms);
+	int i;
+
+	for (i = 0; i < n && i < 8; i++)
+		waitv_set(&w[i], &words[i], 0, FUTEX2_SIZE_U32 | FUTEX2_PRIVATE);
+	return futex_waitv(w, i, 0, &ts, CLOCK_MONOTONIC);
+}
+
+/*
  * Wait until thread @tid of this process sleeps (state S in its stat file):
  * a thread in futex_waitv() only sleeps once all its entries are queued.
  * Returns 1 when it does, 0 after about 10 s.

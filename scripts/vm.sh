@@ -49,16 +49,23 @@ accel() {
 	fi
 	a=tcg
 	if [ -w /dev/kvm ]; then
-		mkdir -p "$dir/probe"
+		mkdir -p "$dir/probe/hx"
+		echo "HX_MODE=probe" >"$dir/probe/hx/env"
+		(cd "$dir/probe" && find hx | cpio -o -H newc -R 0:0 --quiet) |
+			cat "$initrd" - >"$dir/probe.cpio"
 		if timeout -k 2 20 qemu-system-x86_64 -accel kvm -m 256 -nodefaults \
 			-display none -no-reboot -kernel "$kernel" \
-			-initrd "$dir/initrd.cpio" -append "console=ttyS0 panic=-1" \
+			-initrd "$dir/probe.cpio" -append "console=ttyS0 panic=-1 quiet" \
 			-serial null -serial "file:$dir/probe/out" </dev/null >/dev/null 2>&1 &&
-			grep -q . "$dir/probe/out" 2>/dev/null; then
+			grep -q HX-PROBE-OK "$dir/probe/out" 2>/dev/null; then
 			a=kvm
 		fi
 	fi
-	[ $a = kvm ] && echo "kvm" >&2 || echo "  QEMU    KVM does not work here (probe failed or timed out): using TCG" >&2
+	if [ $a = kvm ]; then
+		echo "  QEMU    KVM works: using it" >&2
+	else
+		echo "  QEMU    KVM does not work here (probe failed or timed out): using TCG" >&2
+	fi
 	echo $a >"$BUILD/accel"
 	echo $a
 }

@@ -2,7 +2,7 @@
 # build-selftests.sh VARIANT: the kernel tree's own futex selftests
 # (tools/testing/selftests/futex/functional), built statically on the host,
 # unchanged, into the "futex-selftests" suite: the binaries in bin/ and one
-# wrapper per invocation of the tree's run.sh (tests/vm/selftest-wrapper.sh).
+# wrapper per invocation of the tree's run.sh.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -26,8 +26,7 @@ cp "$out"/futex_* "$suite/bin/"
 # One wrapper per line of run.sh that runs a test binary.
 grep -E '^\./futex_' "$fdir/run.sh" | sed 's/ \$COLOR//' | while read -r bin args; do
 	name=$(echo "${bin#./} $args" | tr -c 'A-Za-z0-9_\n-' '_' | sed 's/__*/_/g; s/_$//')
-	sed -e "s|@BIN@|/tests/futex-selftests/bin/${bin#./}|" -e "s|@ARGS@|$args|" \
-		"$TOP/tests/vm/selftest-wrapper.sh" >"$suite/$name"
+	printf '#!/bin/sh\nexec /tests/futex-selftests/bin/%s %s\n' "${bin#./}" "$args" >"$suite/$name"
 	chmod 755 "$suite/$name"
 done
 say SELFTEST "futex: $(ls "$suite" | grep -vc bin) invocations of $(ls "$suite/bin" | wc -l) programs"

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-memory objects of the driver and the interfaces between its files.
+ * docs/design/ntfs3.md explains the objects, their lifetimes and the
+ * locking order.
+ */
+#ifndef _NTFS3_NTFS3_H
+#define _NTFS3_NTFS3_H
+
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/nls.h>
+#include <linux/rwsem.h>
+#include <linux/types.h>
+
+#include "ntfs.h"
+#include "runlist.h"
+
+#define NTFS_LCN_HOLE		((s64)-1)
+
+/* Mount options, as parsed. */
+struct ntfs_options {
+	kuid_t		uid;
+	kgid_t		gid;
+	umode_t		fmask;
+	umode_t		dmask;
+	char		*iocharset;
+	unsigned int	showmeta:1;
+	unsigned int	nohidden:1;
+	unsigned int	hide_dot_files:1;
+	unsigned int	sys_immutable:1;
+	unsigned int	nocase:1;
+	unsigned int	force:1;
+};
+
+/**
+ * struct ntfs_sb - One mounted volume
+ * @sb:			the VFS super block
+ * @opt:		mount options
+ * @nls:		character set of @opt.iocharset (NULL for utf8)
+ * @sector_size:	bytes per sector, from the boot sector
+ * @cluster_size:	bytes per cluster
+ * @cluster_bits:	log2(@cluster_size)
+ * @record_size:	bytes per MFT record
+ * @record_bits:	log2(@record_size)
+ * @index_size:		default bytes per index block, from the boot sector
+ * @total_clusters:	clusters in the volume
+ * @mft_lcn:		first cluster of $MFT
+ * @mftmirr_lcn:	first cluster of $MFTMirr
+ * @serial:		volume serial number
+ * @mft:		stream inode of $MFT:$DATA, reads every MFT record
+ * @bitmap:		stream inode of $Bitmap:$DATA
+ * @upcase:		upcase table, 65536 UTF-16 units
+ * @upcase_len:		number of units in @upcase
+ * @major:		NTFS major version from $Volume
+ * @minor:		NTFS minor version
+ * @vol_flags:		$Volume flags
+ * @label:		volume label, in UTF-8, NUL-terminated
+ * @ro_reason:		why the volume is mounted read-only, or NULL
+ * @free_clusters:	free clusters, or -1 while not counted
+ * @mft_records:	number of records $MFT:$DATA holds
+ */
+struct ntfs_sb {
+	struct super_block	*sb;
+	struct ntfs_options	opt;
+	struct nls_table	*nls;
+
+	u32			sector_size;
+	u32			cluster_size;
+	u8			cluster_bits;
+	u32			record_size;
+	u8			record_bits;
+	u32			index_size;
+	u64			total_clusters;
+	u64			mft_lcn;
+	u64			mftmirr_lcn;
+	u64			serial;
+
+	struct inode		*mft;
+	struct inode		*bitmap;
+	u16			*upcase;
+	u32			upcase_len;
+
+	u8			major;
+	u8			minor;
+	u16			vol_flags;
+	char			label[256 * 3 + 1];
+	const char		*ro_reason;
+	atomic64_t		free_clusters;
+	u64			mft_records;
+};
+
+static inline struct ntfs_sb *NTFS_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+/**
+ * struct ntfs_stream - The one attribute whose contents an ntfs inode exposes
+ * @type:		attribute type (NTFS_AT_DATA, NTFS_AT_INDEX_ALLOC, ...)
+ * @name:		attribute name, UTF-16, or NULL for the unnamed one
+ * @name_len:		units in @name
+ * @resident:		the value is inside the MFT record
+ * @compressed:		LZNT1-compressed (non-resident only)
+ * @sparse:		may have holes
+ * @encrypted:		EFS-encrypted: not readable
+ * @compression_unit:	log2 of clusters per compression unit, 0 if none
+ * @data_size:		logical size in bytes
+ * @valid_size:		initialized size: bytes past it read as zeros
+ * @alloc_size:		allocated bytes
+ * @resident_data:	copy of a resident value (@data_size bytes)
+ * @run_lock:		protects @runs
+ * @runs:		cached runs of every extent, sorted by VCN
+ * @nr_runs:		entries in @runs
+ * @cap_runs:		capacity of @runs
+ * @runs_loaded:	every extent has been decoded into @runs
+ * @runs_error:		decoding failed: the stream is unreadable (-EIO)
+ */
+struct ntfs_stream {
+	u32			type;
+	__le16			*name;
+	u8			name_len;
+	bool			resident;
+	bool			compressed;
+	bool			sparse;
+	bool			encrypted;
+	u8			compression_unit;
+	u64			data_size;
+	u64			valid_size;
+	u64			alloc_size;
+	void			*resident_data;
+
+	struct rw_semaphore	run_lock;
+	struct ntfs_run		*runs;
+	unsigned int		nr_runs;
+	unsigned int		cap_runs;
+	bool			runs_loaded;
+	int			runs_error;
+};
+
+/**
+ * struct ntfs_inode - A file, directory, or one stream of one
+ * @vfs_inode:		the VFS inode
+ * @record:		number of the base MFT record
+ * @seq:		its sequence number
+ * @attributes:		FILE_ATTRIBUTE_* from $STANDARD_INFORMATION
+ * @security_id:	index into $Secure, 0 if none
+ * @reparse_tag:	tag of its $REPARSE_POINT, 0 if none
+ * @owner:		for a stream inode: the file it belongs to; else NULL
+ * @attr_lock:		serialises loading of @attr_list and stream inodes
+ * @attr_list:		copy of the $ATTRIBUTE_LIST value, or NULL
+ * @attr_list_size:	bytes in @attr_list
+ * @stream:		the stream this inode reads
+ * @index_block_size:	directories: bytes per index block
+ * @index_collation:	directories: collation rule of $I30
+ * @index_alloc:	directories: stream inode of $INDEX_ALLOCATION:$I30
+ */
+struct ntfs_inode {
+	struct inode		vfs_inode;
+	u64			record;
+	u16			seq;
+	u32			attributes;
+	u32			security_id;
+	u32			reparse_tag;
+	struct inode		*owner;
+
+	struct mutex		attr_lock;
+	void			*attr_list;
+	u32			attr_list_size;
+
+	struct ntfs_stream	stream;
+
+	u32			index_block_size;
+	u32			index_collation;
+	struct inode		*index_alloc;
+};
+
+static inline struct ntfs_inode *NTFS_I(struct inode *inode)
+{
+	return container_of(inode, struct ntfs_inode, vfs_inode);
+}
+
+#endif /* _NTFS3_NTFS3_H */

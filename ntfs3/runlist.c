@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntfs3: mapping pairs decoding, the run array and VCN lookup.
+ *
+ * The format (Linux-NTFS documentation, "Data Runs"; libyal NTFS document):
+ *
+ * The clusters of a non-resident attribute are described, per attribute
+ * extent, by its mapping pairs: a sequence of runs ended by a 0x00 byte.  A
+ * run starts with a header byte whose low nibble is the number of bytes of
+ * the run length and whose high nibble is the number of bytes of the LCN
+ * offset; the length follows, then the offset, both little-endian.  The
+ * offset is signed and relative to the LCN of the previous run that has
+ * one (the first run of every extent is relative to 0).  A run without an
+ * offset (high nibble 0) has no clusters on disk: it is sparse, or the
+ * unused tail of a compression unit, and reads as zeros.  The runs of an
+ * extent cover its VCNs from lowest_vcn to highest_vcn without a gap.
+ *
+ * The length is read as unsigned: writers encode it like the signed offset,
+ * with enough bytes that its top bit is clear, and such a value reads the
+ * same either way.
+ *
+ * Every violation of the format is reported as -EIO: the stream is then
+ * unreadable, which is this driver's policy for a corrupt attribute.
+ */
+
+#include <linux/errno.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/types.h>
+
+#include "runlist.h"
+
+/* kvmalloc() does not hand out more than INT_MAX bytes. */
+#define NTFS_RUNS_MAX	(INT_MAX / sizeof(struct ntfs_run))
+
+/* An unsigned little-endian number of @n (1..8) bytes. */
+static u64 ntfs_mp_get(const u8 *p, unsigned int n)
+{
+	u64 v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* A signed little-endian number of @n (1..8) bytes. */
+static s64 ntfs_mp_get_signed(const u8 *p, unsigned int n)
+{
+	u64 v = ntfs_mp_get(p, n);
+
+	if (n < 8 && (p[n - 1] & 0x80))
+		v |= U64_MAX << (8 * n);
+	return (s64)v;
+}
+
+/*
+ * Walk the mapping pairs of one extent that covers the VCNs [@vcn, @end).
+ * With @out NULL, only check them and count the runs; otherwise also store
+ * the runs at @out, which has room for the count of a checking walk.
+ * Return 0 and set *@count, or -EIO.
+ */
+static int ntfs_mp_walk(const u8 *mp, size_t mp_len, u64 vcn, u64 end,
+			u64 total_clusters, struct ntfs_run *out,
+			unsigned int *count)
+{
+	size_t pos = 0;
+	s64 lcn = 0;
+	unsigned int n = 0;
+
+	for (;;) {
+		unsigned int lsz, osz;
+		s64 run_lcn = NTFS_LCN_HOLE;
+		u64 len;
+		u8 hdr;
+
+		/* The terminating 0x00 must be there. */
+		if (pos >= mp_len)
+			return -EIO;
+		hdr = mp[pos++];
+		if (!hdr)
+			break;
+
+		lsz = hdr & 0x0f;
+		osz = hdr >> 4;
+		if (lsz < 1 || lsz > 8 || osz > 8 || mp_len - pos < lsz + osz)
+			return -EIO;
+
+		len = ntfs_mp_get(mp + pos, lsz);
+		pos += lsz;
+		/* vcn <= end holds, so this also keeps vcn + len from wrapping. */
+		if (!len || len > end - vcn)
+			return -EIO;
+
+		if (osz) {
+			s64 delta = ntfs_mp_get_signed(mp + pos, osz);
+
+			pos += osz;
+			/* lcn >= 0, so only a positive delta can overflow. */
+			if (delta > 0 && lcn > S64_MAX - delta)
+				return -EIO;
+			lcn += delta;
+			if (lcn < 0 || (u64)lcn > total_clusters ||
+			    len > total_clusters - lcn)
+				return -EIO;
+			run_lcn = lcn;
+		}
+
+		if (n >= NTFS_RUNS_MAX)
+			return -EIO;
+		if (out) {
+			out[n].vcn = vcn;
+			out[n].lcn = run_lcn;
+			out[n].len = len;
+		}
+		n++;
+		vcn += len;
+	}
+
+	/* The extent must end exactly after highest_vcn. */
+	if (vcn != end)
+		return -EIO;
+	*count = n;
+	return 0;
+}
+
+/**
+ * ntfs_decode_runs() - decode the mapping pairs of one attribute extent
+ * @mp: the mapping pairs
+ * @mp_len: bytes available at @mp (to the end of the attribute); nothing
+ *	past them is read
+ * @lowest_vcn: first VCN of the extent, from its attribute header
+ * @highest_vcn: last VCN of the extent, from its attribute header; U64_MAX
+ *	(-1 on disk) with @lowest_vcn 0 is an attribute without clusters
+ * @total_clusters: number of clusters of the volume
+ * @runs: the run array, grown with kvrealloc() as needed; free it with
+ *	kvfree().  May be NULL with *@cap 0.
+ * @nr: number of runs in *@runs; the new runs are appended
+ * @cap: number of runs *@runs has room for
+ *
+ * Checks the whole extent before it changes anything: every header has a
+ * length size of 1 to 8 bytes and an offset size of 0 to 8 bytes, all of
+ * which are within @mp_len; no run is empty; the LCN offsets add up without
+ * overflow; every run with clusters lies inside [0, @total_clusters); the
+ * runs never go past @highest_vcn and end exactly after it; the terminating
+ * 0x00 byte is present.  Runs without an offset are stored with
+ * lcn == %NTFS_LCN_HOLE.
+ *
+ * The runs are appended as they are; whether the extents put together are
+ * in order and do not overlap is for ntfs_runs_merge_check().
+ *
+ * Context: Process context, may sleep (GFP_NOFS allocation).  The caller
+ * serialises changes to the array.
+ * Return: 0 on success.  -EIO if the mapping pairs or the VCN range are
+ * corrupt, -ENOMEM if the array cannot grow.  On error *@nr is unchanged and
+ * so are the runs in the array (it may have been reallocated, with *@runs
+ * and *@cap updated).
+ */
+int ntfs_decode_runs(const u8 *mp, size_t mp_len, u64 lowest_vcn,
+		     u64 highest_vcn, u64 total_clusters,
+		     struct ntfs_run **runs, unsigned int *nr,
+		     unsigned int *cap)
+{
+	unsigned int count, need;
+	u64 end;
+	int err;
+
+	if (highest_vcn == U64_MAX && !lowest_vcn) {
+		end = 0;
+	} else {
+		/* VCNs are signed 64-bit numbers on disk. */
+		if (highest_vcn >= S64_MAX || lowest_vcn > highest_vcn)
+			return -EIO;
+		end = highest_vcn + 1;
+	}
+	if (total_clusters > S64_MAX)
+		return -EIO;
+
+	err = ntfs_mp_walk(mp, mp_len, lowest_vcn, end, total_clusters, NULL,
+			   &count);
+	if (err)
+		return err;
+	if (!count)
+		return 0;
+
+	if (*nr > NTFS_RUNS_MAX || count > NTFS_RUNS_MAX - *nr)
+		return -ENOMEM;
+	need = *nr + count;
+	if (need > *cap) {
+		unsigned int new_cap = max(need, 16U);
+		struct ntfs_run *p;
+
+		if (*cap <= NTFS_RUNS_MAX / 2)
+			new_cap = max(new_cap, *cap * 2);
+		p = kvrealloc(*runs, array_size(new_cap, sizeof(*p)), GFP_NOFS);
+		if (!p)
+			return -ENOMEM;
+		*runs = p;
+		*cap = new_cap;
+	}
+
+	/* Cannot fail: the same walk just succeeded. */
+	ntfs_mp_walk(mp, mp_len, lowest_vcn, end, total_clusters, *runs + *nr,
+		     &count);
+	*nr = need;
+	return 0;
+}
+
+/**
+ * ntfs_runs_merge_check() - check that a run array can be searched
+ * @runs: the runs, e.g. of all extents of an attribute
+ * @nr: number of runs
+ *
+ * The runs must be sorted by VCN and must not overlap; gaps between them
+ * (extents not loaded) are allowed.  Every run must be non-empty, must not
+ * reach past the largest VCN, and must have an LCN that is either not
+ * negative or %NTFS_LCN_HOLE.
+ *
+ * Context: Any context.
+ * Return: 0 if the array is fit for ntfs_run_lookup(), -EIO otherwise.
+ */
+int ntfs_runs_merge_check(const struct ntfs_run *runs, unsigned int nr)
+{
+	u64 next = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		const struct ntfs_run *r = &runs[i];
+
+		if (!r->len || r->vcn < next || r->len > U64_MAX - r->vcn)
+			return -EIO;
+		if (r->lcn < 0 && r->lcn != NTFS_LCN_HOLE)
+			return -EIO;
+		next = r->vcn + r->len;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_run_lookup() - find the run that holds a VCN
+ * @runs: the runs, checked with ntfs_runs_merge_check()
+ * @nr: number of runs
+ * @vcn: the VCN to look up
+ *
+ * Binary search, O(log @nr).
+ *
+ * Context: Any context.  The caller keeps the array stable (holds the run
+ * lock at least for reading).
+ * Return: the run with @vcn in [vcn, vcn + len), or NULL if no run covers
+ * @vcn (before the first run, in a gap, or after the last one).
+ */
+const struct ntfs_run *ntfs_run_lookup(const struct ntfs_run *runs,
+				       unsigned int nr, u64 vcn)
+{
+	unsigned int lo = 0, hi = nr;
+	const struct ntfs_run *r;
+
+	/* Find the first run that starts after @vcn. */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (runs[mid].vcn <= vcn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	r = &runs[lo - 1];
+	return vcn - r->vcn < r->len ? r : NULL;
+}

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit test of ntfs3/runlist.c.
+ *
+ *   runlist_test [VECTOR_DIR]   run the tests, TAP on stdout; with
+ *                               VECTOR_DIR also decode the *.runs vectors
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runlist.h"
+#include "units.h"
+
+#define HOLE	NTFS_LCN_HOLE
+#define BIG	(1ULL << 40)	/* a volume size that does not get in the way */
+
+struct arr {
+	struct ntfs_run *runs;
+	unsigned int nr, cap;
+};
+
+static void arr_free(struct arr *a)
+{
+	free(a->runs);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Decode from a private copy of exactly @len bytes, for AddressSanitizer. */
+static int dec(struct arr *a, const u8 *mp, size_t len, u64 lo, u64 hi,
+	       u64 total)
+{
+	u8 *p = malloc(len ? len : 1);
+	int ret;
+
+	if (len)
+		memcpy(p, mp, len);
+	ret = ntfs_decode_runs(len ? p : NULL, len, lo, hi, total, &a->runs,
+			       &a->nr, &a->cap);
+	free(p);
+	return ret;
+}
+
+static int same_runs(const struct arr *a, unsigned int from,
+		     const struct ntfs_run *want, unsigned int n)
+{
+	unsigned int i;
+
+	if (a->nr != from + n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const struct ntfs_run *r = &a->runs[from + i];
+
+		if (r->vcn != want[i].vcn || r->lcn != want[i].lcn ||
+		    r->len != want[i].len)
+			return 0;
+	}
+	return 1;
+}
+
+#define MP(...)		((const u8[]){ __VA_ARGS__ }), sizeof((const u8[]){ __VA_ARGS__ })
+#define RUNS(...)	((const struct ntfs_run[]){ __VA_ARGS__ }), \
+			sizeof((const struct ntfs_run[]){ __VA_ARGS__ }) / sizeof(struct ntfs_run)
+
+static void expect_runs(const char *what, const u8 *mp, size_t len, u64 lo,
+			u64 hi, u64 total, const struct ntfs_run *want,
+			unsigned int n)
+{
+	struct arr a = { 0 };
+	int ret = dec(&a, mp, len, lo, hi, total);
+
+	tap_result(ret == 0 && same_runs(&a, 0, want, n) &&
+		   !ntfs_runs_merge_check(a.runs, a.nr), "%s", what);
+	arr_free(&a);
+}
+
+static void test_examples(void)
+{
+	/*
+	 * The examples of the Linux-NTFS "Data Runs" page, as bytes written
+	 * from their descriptions.
+	 */
+	expect_runs("one run: 0x18 clusters at LCN 0x5634",
+		    MP(0x21, 0x18, 0x34, 0x56, 0x00), 0, 0x17, BIG,
+		    RUNS({ 0, 0x5634, 0x18 }));
+	expect_runs("fragmented: LCNs 0x60, 0x160, then back to 0x140",
+		    MP(0x11, 0x20, 0x60, 0x21, 0x20, 0x00, 0x01,
+		       0x11, 0x20, 0xe0, 0x00), 0, 0x5f, BIG,
+		    RUNS({ 0, 0x60, 0x20 }, { 0x20, 0x160, 0x20 },
+			 { 0x40, 0x140, 0x20 }));
+	expect_runs("sparse: a hole of 0x60 between runs at 0x20 and 0x50",
+		    MP(0x11, 0x20, 0x20, 0x01, 0x60, 0x11, 0x20, 0x30, 0x00),
+		    0, 0x9f, BIG,
+		    RUNS({ 0, 0x20, 0x20 }, { 0x20, HOLE, 0x60 },
+			 { 0x80, 0x50, 0x20 }));
+	expect_runs("compressed: units of 16 clusters padded with holes",
+		    MP(0x11, 0x08, 0x40, 0x01, 0x08, 0x11, 0x10, 0x08,
+		       0x11, 0x08, 0x10, 0x01, 0x08, 0x00), 0, 0x2f, BIG,
+		    RUNS({ 0, 0x40, 8 }, { 8, HOLE, 8 }, { 0x10, 0x48, 0x10 },
+			 { 0x20, 0x58, 8 }, { 0x28, HOLE, 8 }));
+	expect_runs("only a hole", MP(0x01, 0x10, 0x00), 0, 15, BIG,
+		    RUNS({ 0, HOLE, 16 }));
+	expect_runs("8-byte length and 8-byte offset",
+		    MP(0x88, 5, 0, 0, 0, 0, 0, 0, 0,
+		       0, 0, 0, 0, 0x80, 0, 0, 0, 0x00), 0, 4, BIG,
+		    RUNS({ 0, 1LL << 39, 5 }));
+	expect_runs("length with its top bit set reads as unsigned (0x80)",
+		    MP(0x11, 0x80, 0x10, 0x00), 0, 0x7f, BIG,
+		    RUNS({ 0, 0x10, 0x80 }));
+	expect_runs("offset 0x80 in two bytes is +128, in one byte -128",
+		    MP(0x21, 1, 0x80, 0x00, 0x11, 1, 0x80, 0x00), 0, 1, BIG,
+		    RUNS({ 0, 128, 1 }, { 1, 0, 1 }));
+	expect_runs("extent starting at VCN 0x20", MP(0x11, 0x10, 0x60, 0x00),
+		    0x20, 0x2f, BIG, RUNS({ 0x20, 0x60, 0x10 }));
+	expect_runs("run ending exactly at the end of the volume",
+		    MP(0x11, 0x04, 0x60, 0x00), 0, 3, 100,
+		    RUNS({ 0, 96, 4 }));
+	expect_runs("bytes after the terminator are not looked at",
+		    MP(0x11, 0x04, 0x60, 0x00, 0xff, 0xff), 0, 3, 100,
+		    RUNS({ 0, 96, 4 }));
+
+	{
+		struct arr a = { 0 };
+		int ret = dec(&a, MP(0x00), 0, U64_MAX, BIG);
+
+		tap_result(ret == 0 && a.nr == 0,
+			   "empty attribute (highest VCN -1): just the terminator");
+		ret = dec(&a, MP(0x11, 0x01, 0x05, 0x00), 0, U64_MAX, BIG);
+		tap_result(ret == -EIO && a.nr == 0,
+			   "empty attribute with a run: -EIO");
+		arr_free(&a);
+	}
+}
+
+static void expect_eio(const char *what, const u8 *mp, size_t len, u64 lo,
+		       u64 hi, u64 total)
+{
+	struct arr a = { 0 };
+	int ret;
+
+	/* Start with one run in the array: it must survive unchanged. */
+	ret = dec(&a, MP(0x11, 0x05, 0x07, 0x00), 0, 4, BIG);
+	ret |= dec(&a, mp, len, lo, hi, total) != -EIO;
+	tap_result(!ret && same_runs(&a, 0, RUNS({ 0, 7, 5 })),
+		   "corrupt: %s gives -EIO, array unchanged", what);
+	arr_free(&a);
+}
+
+static void test_corrupt(void)
+{
+	expect_eio("no bytes at all", NULL, 0, 0, 0, BIG);
+	expect_eio("no terminator", MP(0x21, 0x18, 0x34, 0x56), 0, 0x17, BIG);
+	expect_eio("terminator past mp_len",
+		   (const u8 *)"\x21\x18\x34\x56\x00", 4, 0, 0x17, BIG);
+	expect_eio("length size 0", MP(0x10, 0x05, 0x00), 0, 4, BIG);
+	expect_eio("length size 9",
+		   MP(0x19, 1, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0x00), 0, 0, BIG);
+	expect_eio("offset size 9",
+		   MP(0x91, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0x00), 0, 0, BIG);
+	expect_eio("header 0xff", MP(0xff, 0x00), 0, 0, BIG);
+	expect_eio("length bytes cut off", MP(0x03, 0x01, 0x00), 0, 0, BIG);
+	expect_eio("offset bytes cut off", MP(0x21, 0x18, 0x34), 0, 0x17, BIG);
+	expect_eio("length 0", MP(0x11, 0x00, 0x05, 0x00), 0, 0, BIG);
+	expect_eio("length 0 in two bytes, sparse", MP(0x02, 0x00, 0x00, 0x00),
+		   0, 0, BIG);
+	expect_eio("first LCN negative", MP(0x11, 0x01, 0xff, 0x00), 0, 0, BIG);
+	expect_eio("LCN going negative",
+		   MP(0x11, 0x01, 0x05, 0x11, 0x01, 0xf0, 0x00), 0, 1, BIG);
+	expect_eio("run past the end of the volume", MP(0x11, 0x10, 0x60, 0x00),
+		   0, 15, 100);
+	expect_eio("run starting at the end of the volume",
+		   MP(0x11, 0x01, 0x64, 0x00), 0, 0, 100);
+	expect_eio("LCN offset overflowing s64",
+		   MP(0x11, 0x01, 0x0a,
+		      0x81, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+		      0x00), 0, 1, (u64)S64_MAX);
+	expect_eio("LCN offset underflowing s64",
+		   MP(0x11, 0x01, 0x0a,
+		      0x81, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80,
+		      0x00), 0, 1, (u64)S64_MAX);
+	expect_eio("runs past highest VCN", MP(0x11, 0x20, 0x60, 0x00),
+		   0, 0x1e, BIG);
+	expect_eio("runs ending before highest VCN", MP(0x11, 0x10, 0x60, 0x00),
+		   0, 0x1f, BIG);
+	expect_eio("length 2^64 - 1",
+		   MP(0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00),
+		   0, 0x1f, BIG);
+	expect_eio("VCN wrapping around 2^64",
+		   MP(0x01, 0x10, 0x08, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		      0xff, 0x00), 0, 0x1f, BIG);
+	expect_eio("lowest VCN above highest VCN", MP(0x00), 5, 4, BIG);
+	expect_eio("highest VCN 2^63 - 1", MP(0x00), 0, (u64)S64_MAX, BIG);
+	expect_eio("highest VCN -1 with lowest VCN 1", MP(0x00), 1, U64_MAX,
+		   BIG);
+	expect_eio("volume size above 2^63 - 1", MP(0x11, 0x01, 0x05, 0x00),
+		   0, 0, U64_MAX);
+}
+
+static void test_append(void)
+{
+	struct arr a = { 0 };
+	unsigned int i, ok = 1;
+	const struct ntfs_run *r;
+	int ret;
+
+	/* Two extents; the second starts again from LCN 0. */
+	ret = dec(&a, MP(0x11, 0x10, 0x60, 0x01, 0x10, 0x00), 0, 0x1f, BIG);
+	ret |= dec(&a, MP(0x11, 0x08, 0x70, 0x00), 0x20, 0x27, BIG);
+	tap_result(!ret && same_runs(&a, 0, RUNS({ 0, 0x60, 0x10 },
+					    { 0x10, HOLE, 0x10 },
+					    { 0x20, 0x70, 8 })) &&
+		   !ntfs_runs_merge_check(a.runs, a.nr),
+		   "second extent appended, its LCNs relative to 0");
+	r = ntfs_run_lookup(a.runs, a.nr, 0x24);
+	tap_result(r == &a.runs[2], "lookup finds a VCN in the second extent");
+	arr_free(&a);
+
+	/* Many extents of one run each: the array grows from NULL. */
+	for (i = 0; i < 5000 && ok; i++) {
+		u8 mp[] = { 0x21, 0x03, (u8)i, (u8)(i >> 8), 0x00 };
+
+		ok = !dec(&a, mp, sizeof(mp), 3 * i, 3 * i + 2, BIG) &&
+		     a.nr == i + 1 && a.cap >= a.nr;
+	}
+	for (i = 0; i < a.nr && ok; i++)
+		ok = a.runs[i].vcn == 3 * i && a.runs[i].lcn == (s64)i &&
+		     a.runs[i].len == 3;
+	tap_result(ok && a.nr == 5000 && !ntfs_runs_merge_check(a.runs, a.nr),
+		   "5000 extents appended one by one (capacity %u)", a.cap);
+	arr_free(&a);
+}
+
+static void test_merge_check(void)
+{
+	static const struct ntfs_run good[] = {
+		{ 0, 5, 10 }, { 10, HOLE, 6 }, { 20, 0, 1 }, { 21, 9, 3 },
+	};
+	struct ntfs_run bad[4];
+
+	tap_result(!ntfs_runs_merge_check(good, 4), "merge check: sorted, with a gap");
+	tap_result(!ntfs_runs_merge_check(NULL, 0), "merge check: empty array");
+
+	memcpy(bad, good, sizeof(bad));
+	bad[1].vcn = 9;
+	tap_result(ntfs_runs_merge_check(bad, 4) == -EIO, "merge check: overlap");
+	memcpy(bad, good, sizeof(bad));
+	bad[2] = good[3];
+	bad[3] = good[2];
+	tap_result(ntfs_runs_merge_check(bad, 4) == -EIO, "merge check: unsorted");
+	memcpy(bad, good, sizeof(bad));
+	bad[3].len = 0;
+	tap_result(ntfs_runs_merge_check(bad, 4) == -EIO, "merge check: empty run");
+	memcpy(bad, good, sizeof(bad));
+	bad[3].len = U64_MAX - 20;
+	tap_result(ntfs_runs_merge_check(bad, 4) == -EIO,
+		   "merge check: run past VCN 2^64 - 1");
+	memcpy(bad, good, sizeof(bad));
+	bad[0].lcn = -2;
+	tap_result(ntfs_runs_merge_check(bad, 4) == -EIO,
+		   "merge check: negative LCN other than the hole");
+}
+
+static const struct ntfs_run *lookup_linear(const struct ntfs_run *runs,
+					    unsigned int nr, u64 vcn)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (vcn >= runs[i].vcn && vcn - runs[i].vcn < runs[i].len)
+			return &runs[i];
+	return NULL;
+}
+
+static void test_lookup(void)
+{
+	static const struct ntfs_run r[] = {
+		{ 10, 5, 10 }, { 20, HOLE, 6 }, { 30, 0, 1 }, { 31, 9, 3 },
+	};
+	static struct ntfs_run big[300];
+	unsigned int i, k, ok = 1;
+
+	tap_result(ntfs_run_lookup(r, 4, 9) == NULL, "lookup: before the first run");
+	tap_result(ntfs_run_lookup(r, 4, 10) == &r[0], "lookup: first VCN of a run");
+	tap_result(ntfs_run_lookup(r, 4, 19) == &r[0], "lookup: last VCN of a run");
+	tap_result(ntfs_run_lookup(r, 4, 20) == &r[1], "lookup: a hole run");
+	tap_result(ntfs_run_lookup(r, 4, 27) == NULL, "lookup: in a gap");
+	tap_result(ntfs_run_lookup(r, 4, 33) == &r[3], "lookup: last VCN");
+	tap_result(ntfs_run_lookup(r, 4, 34) == NULL, "lookup: after the last run");
+	tap_result(ntfs_run_lookup(r, 4, U64_MAX) == NULL, "lookup: VCN 2^64 - 1");
+	tap_result(ntfs_run_lookup(NULL, 0, 0) == NULL, "lookup: empty array");
+
+	for (k = 0; k < 2000 && ok; k++) {
+		unsigned int n = rnd_below(300);
+		u64 vcn = rnd_below(50);
+
+		for (i = 0; i < n; i++) {
+			big[i].vcn = vcn;
+			big[i].len = 1 + rnd_below(k % 2 ? 3 : 1000);
+			big[i].lcn = rnd_below(4) ? (s64)rnd_below(BIG) : HOLE;
+			vcn += big[i].len + (rnd_below(3) ? 0 : rnd_below(20));
+		}
+		for (i = 0; i < 200 && ok; i++) {
+			u64 v = rnd_below(vcn + 10);
+
+			ok = ntfs_run_lookup(big, n, v) == lookup_linear(big, n, v);
+		}
+	}
+	tap_result(ok, "lookup agrees with a linear search on 2000 random arrays");
+}
+
+/* Test encoder: minimal bytes; lengths as writers do (top bit clear). */
+static unsigned int enc_bytes(u64 v, int is_signed)
+{
+	unsigned int n = 1;
+
+	if (is_signed) {
+		while (n < 8 && ((s64)v < -(1LL << (8 * n - 1)) ||
+				 (s64)v >= (1LL << (8 * n - 1))))
+			n++;
+	} else {
+		while (n < 8 && v >> (8 * n - 1))
+			n++;
+	}
+	return n;
+}
+
+/* Encode @n runs as one extent into @out; return its size. */
+static size_t encode(const struct ntfs_run *runs, unsigned int n, u8 *out)
+{
+	size_t p = 0;
+	s64 prev = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		unsigned int ls = enc_bytes(runs[i].len, 0), os = 0;
+		u64 delta = 0;
+
+		if (runs[i].lcn != HOLE) {
+			delta = (u64)(runs[i].lcn - prev);
+			os = enc_bytes(delta, 1);
+			prev = runs[i].lcn;
+		}
+		out[p++] = os << 4 | ls;
+		for (k = 0; k < ls; k++)
+			out[p++] = runs[i].len >> (8 * k);
+		for (k = 0; k < os; k++)
+			out[p++] = delta >> (8 * k);
+	}
+	out[p++] = 0;
+	return p;
+}
+
+static void test_round_trip(void)
+{
+	static struct ntfs_run want[200];
+	static u8 mp[200 * 17 + 1];
+	unsigned int iter, i, ok = 1;
+
+	for (iter = 0; iter < 10000 && ok; iter++) {
+		struct arr a = { 0 };
+		unsigned int n = 1 + rnd_below(200), parts, at = 0;
+		u64 vcn = 0, total = 1 + rnd_below(iter % 3 ? 1ULL << 20 : BIG);
+
+		for (i = 0; i < n; i++) {
+			u64 max = iter % 5 ? 64 : total;
+
+			want[i].vcn = vcn;
+			want[i].len = 1 + rnd_below(max < total ? max : total);
+			if (rnd_below(4))
+				want[i].lcn = rnd_below(total - want[i].len + 1);
+			else
+				want[i].lcn = HOLE;
+			vcn += want[i].len;
+		}
+		/* Cut into extents, each encoded on its own. */
+		parts = 1 + rnd_below(4);
+		while (at < n && ok) {
+			unsigned int cnt = parts == 1 ? n - at :
+					   1 + rnd_below(n - at);
+			size_t len = encode(want + at, cnt, mp);
+
+			ok = !dec(&a, mp, len, want[at].vcn,
+				  want[at + cnt - 1].vcn + want[at + cnt - 1].len - 1,
+				  total);
+			at += cnt;
+			if (parts > 1)
+				parts--;
+		}
+		ok = ok && same_runs(&a, 0, want, n) &&
+		     !ntfs_runs_merge_check(a.runs, a.nr);
+		arr_free(&a);
+	}
+	tap_result(ok, "round trip: 10000 random runlists encoded and decoded");
+}
+
+/* Contract of a decode call; see test_fuzz. */
+static int fuzz_ok(const struct arr *a, unsigned int nr0, int ret, u64 lo,
+		   u64 hi, u64 total)
+{
+	u64 vcn = lo;
+	unsigned int i;
+
+	if (ret)
+		return ret == -EIO && a->nr == nr0;
+	for (i = nr0; i < a->nr; i++) {
+		const struct ntfs_run *r = &a->runs[i];
+
+		if (r->vcn != vcn || !r->len)
+			return 0;
+		if (r->lcn != HOLE &&
+		    (r->lcn < 0 || (u64)r->lcn + r->len > total))
+			return 0;
+		vcn += r->len;
+	}
+	return vcn == (hi == U64_MAX ? 0 : hi + 1) && a->cap >= a->nr;
+}
+
+static void test_fuzz(void)
+{
+	static u8 mp[512];
+	static struct ntfs_run want[40];
+	struct arr a = { 0 };
+	unsigned int i, bad = 0, good = 0;
+	const unsigned int iters = 100000;
+
+	for (i = 0; i < iters; i++) {
+		size_t len;
+		u64 lo = 0, hi, total;
+		unsigned int nr0;
+		int ret;
+
+		if (i % 2) {
+			/* Random bytes, with random ranges. */
+			len = rnd_below(64);
+			for (size_t k = 0; k < len; k++)
+				mp[k] = rnd();
+			if (len && rnd_below(2))
+				mp[len - 1] = 0;
+			lo = rnd_below(3) ? 0 : rnd();
+			hi = rnd_below(3) ? rnd_below(2000) : rnd();
+			total = rnd_below(4) ? rnd_below(1ULL << 20) : rnd();
+		} else {
+			/* A valid encoding, a few bytes changed or cut. */
+			unsigned int n = 1 + rnd_below(40), k, flips;
+			u64 vcn = 0;
+
+			total = 1 + rnd_below(1ULL << 16);
+			for (k = 0; k < n; k++) {
+				want[k].vcn = vcn;
+				want[k].len = 1 + rnd_below(total > 100 ? 100 : total);
+				want[k].lcn = rnd_below(4) ?
+					(s64)rnd_below(total - want[k].len + 1) : HOLE;
+				vcn += want[k].len;
+			}
+			len = encode(want, n, mp);
+			hi = vcn - 1;
+			flips = rnd_below(4);
+			for (k = 0; k < flips; k++) {
+				size_t at = rnd_below(len);
+
+				if (rnd_below(2))
+					mp[at] ^= 1 << rnd_below(8);
+				else
+					mp[at] = rnd();
+			}
+			if (!rnd_below(8))
+				len = rnd_below(len + 1);
+			if (!rnd_below(8))
+				hi += rnd_below(5) - 2;
+		}
+		if (a.nr > 1000)
+			arr_free(&a);
+		nr0 = a.nr;
+		ret = dec(&a, mp, len, lo, hi, total);
+		if (!fuzz_ok(&a, nr0, ret, lo, hi, total))
+			bad++;
+		else if (!ret)
+			good++;
+	}
+	tap_result(!bad, "fuzz: %u mapping pairs (random, mutated): %u broke the contract",
+		   iters, bad);
+	diag("fuzz: %u decoded, %u rejected with -EIO", good, iters - bad - good);
+	arr_free(&a);
+}
+
+/* One *.runs vector: decode its extents, compare with ntfsinfo's runs. */
+static void test_vector(const char *dir, const char *name)
+{
+	char path[4096], line[512], file[256];
+	struct ntfs_run *want = NULL;
+	unsigned int nwant = 0, extents = 0, i, ok = 1;
+	unsigned long long clusters = 0, lo, hi, v, l;
+	long long lcn;
+	struct arr a = { 0 };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f) {
+		tap_result(0, "vector %s: cannot open", name);
+		return;
+	}
+	while (ok && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "clusters %llu", &clusters) == 1)
+			continue;
+		if (sscanf(line, "extent %llu %llu %255s", &lo, &hi, file) == 3) {
+			static u8 mp[65536];
+			char mpath[4096];
+			FILE *m;
+			size_t len;
+
+			snprintf(mpath, sizeof(mpath), "%s/%s", dir, file);
+			m = fopen(mpath, "rb");
+			if (!m) {
+				ok = 0;
+				break;
+			}
+			len = fread(mp, 1, sizeof(mp), m);
+			fclose(m);
+			ok = !dec(&a, mp, len, lo, hi, clusters);
+			extents++;
+			continue;
+		}
+		if (sscanf(line, "run %llu %lld %llu", &v, &lcn, &l) == 3) {
+			want = realloc(want, (nwant + 1) * sizeof(*want));
+			want[nwant].vcn = v;
+			want[nwant].lcn = lcn;
+			want[nwant].len = l;
+			nwant++;
+		}
+	}
+	fclose(f);
+	ok = ok && nwant && same_runs(&a, 0, want, nwant) &&
+	     !ntfs_runs_merge_check(a.runs, a.nr);
+	for (i = 0; ok && i < nwant; i++)
+		ok = ntfs_run_lookup(a.runs, a.nr, want[i].vcn) == &a.runs[i] &&
+		     ntfs_run_lookup(a.runs, a.nr, want[i].vcn + want[i].len - 1) ==
+		     &a.runs[i];
+	tap_result(ok, "ntfs-3g vector %s: %u extents decode to the %u runs ntfsinfo lists",
+		   name, extents, nwant);
+	free(want);
+	arr_free(&a);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_vectors(const char *dir)
+{
+	char *names[64];
+	unsigned int n = 0, i;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		tap_result(0, "vector directory %s", dir);
+		return;
+	}
+	while ((e = readdir(d)) && n < 64) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 5 && !strcmp(e->d_name + len - 5, ".runs"))
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), by_name);
+	tap_result(n > 0, "vector directory has %u runlist vectors", n);
+	for (i = 0; i < n; i++) {
+		test_vector(dir, names[i]);
+		free(names[i]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 2) {
+		fprintf(stderr, "usage: %s [VECTOR_DIR]\n", argv[0]);
+		return 2;
+	}
+	test_examples();
+	test_corrupt();
+	test_append();
+	test_merge_check();
+	test_lookup();
+	test_round_trip();
+	test_fuzz();
+	if (argc == 2)
+		test_vectors(argv[1]);
+	return tap_done();
+}

@@ -16,7 +16,13 @@
 #include "ntfs.h"
 #include "runlist.h"
 
-#define NTFS_LCN_HOLE		((s64)-1)
+struct iomap_ops;
+struct xattr_handler;
+
+/* Limits that keep a corrupt volume from making us allocate without bound. */
+#define NTFS_MAX_ATTR_LIST	(256 * 1024)
+#define NTFS_MAX_EXT_RECORDS	4096
+#define NTFS_MAX_INDEX_DEPTH	32
 
 /* Mount options, as parsed. */
 struct ntfs_options {
@@ -151,9 +157,13 @@ struct ntfs_stream {
  * @attr_list:		copy of the $ATTRIBUTE_LIST value, or NULL
  * @attr_list_size:	bytes in @attr_list
  * @stream:		the stream this inode reads
+ * @index_root:		directories: copy of the $INDEX_ROOT:$I30 value
+ * @index_root_size:	its size
  * @index_block_size:	directories: bytes per index block
  * @index_collation:	directories: collation rule of $I30
- * @index_alloc:	directories: stream inode of $INDEX_ALLOCATION:$I30
+ *
+ * A directory's @stream is its $INDEX_ALLOCATION:$I30, so index blocks live
+ * in the directory's own page cache.
  */
 struct ntfs_inode {
 	struct inode		vfs_inode;
@@ -170,14 +180,97 @@ struct ntfs_inode {
 
 	struct ntfs_stream	stream;
 
+	void			*index_root;
+	u32			index_root_size;
 	u32			index_block_size;
 	u32			index_collation;
-	struct inode		*index_alloc;
 };
 
 static inline struct ntfs_inode *NTFS_I(struct inode *inode)
 {
 	return container_of(inode, struct ntfs_inode, vfs_inode);
 }
+
+/**
+ * struct ntfs_recset - The base record of a file and its extension records
+ * @base:		base record number
+ * @rec:		record buffers; @rec[0] is the base record
+ * @recnr:		record number of each buffer
+ * @nr:			buffers in use
+ * @cap:		capacity of @rec and @recnr
+ * @attr_list:		the $ATTRIBUTE_LIST value, or NULL
+ * @attr_list_size:	its size
+ */
+struct ntfs_recset {
+	u64		base;
+	void		**rec;
+	u64		*recnr;
+	unsigned int	nr;
+	unsigned int	cap;
+	void		*attr_list;
+	u32		attr_list_size;
+};
+
+struct ntfs_recset_pos {
+	unsigned int		rec;
+	struct ntfs_attr	*attr;
+};
+
+/* record.c */
+int ntfs_fixup(void *buf, u32 size, u32 magic);
+int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf);
+struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev);
+void *ntfs_attr_value(const struct ntfs_attr *a, u32 min_len);
+bool ntfs_attr_name_is(const struct ntfs_attr *a, const __le16 *name, u8 len);
+int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs);
+void ntfs_recset_free(struct ntfs_recset *rs);
+struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_recset_pos *pos);
+
+/* inode.c */
+extern const struct address_space_operations ntfs_aops;
+extern const struct iomap_ops ntfs_iomap_ops;
+int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
+int ntfs_read_nonres_attr(struct ntfs_sb *sbi, const struct ntfs_attr *a, void *buf, u64 len);
+int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
+			   const struct ntfs_attr *a);
+int ntfs_stream_from_attr(struct ntfs_sb *sbi, struct ntfs_stream *ns,
+			  const struct ntfs_attr *a);
+struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
+				    struct ntfs_stream *ns);
+struct inode *ntfs_iget(struct super_block *sb, u64 nr);
+void ntfs_stream_release(struct ntfs_stream *ns);
+struct inode *ntfs_alloc_inode(struct super_block *sb);
+void ntfs_free_inode(struct inode *inode);
+void ntfs_evict_inode(struct inode *inode);
+struct timespec64 ntfs_time(__le64 t);
+int ntfs_stream_finish_runs(struct ntfs_sb *sbi, struct ntfs_stream *ns);
+int __init ntfs_inode_cache_init(void);
+void ntfs_inode_cache_destroy(void);
+
+/* file.c */
+extern const struct inode_operations ntfs_file_iops;
+extern const struct file_operations ntfs_file_fops;
+int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
+		 struct kstat *stat, u32 mask, unsigned int flags);
+
+/* misc.c */
+int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio);
+int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
+		      const struct ntfs_attr *a);
+s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
+int ntfs_parent_of(struct inode *inode, u64 *parent);
+long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+extern const struct xattr_handler * const ntfs_xattr_handlers[];
+ssize_t ntfs_listxattr(struct dentry *dentry, char *buf, size_t size);
+
+/* dir.c */
+extern const struct inode_operations ntfs_dir_iops;
+extern const struct file_operations ntfs_dir_fops;
+int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref);
+int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *out);
+int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
+
+/* super.c */
+__printf(3, 4) void ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...);
 
 #endif /* _NTFS3_NTFS3_H */

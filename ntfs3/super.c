@@ -1,63 +1,786 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ntfs3: NTFS read-write driver, out-of-tree.
- *
- * This is the module skeleton: it registers the "ntfs3" filesystem type so
- * that the build, packaging and test pipeline is exercised end to end, and
- * refuses every mount with a message until the read path lands.
+ * ntfs3: NTFS driver, out-of-tree.  Module init, mount options, the boot
+ * sector, bringing up $MFT and the system files, statfs and NFS export.
+ * docs/design/ntfs3.md describes the design.
  */
 
-#include <linux/fs.h>
+#include <linux/blkdev.h>
+#include <linux/buffer_head.h>
+#include <linux/exportfs.h>
 #include <linux/fs_context.h>
+#include <linux/fs_parser.h>
 #include <linux/module.h>
+#include <linux/nls.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/statfs.h>
+#include <linux/unaligned.h>
+
+#include "ntfs3.h"
 
 /**
- * ntfs3_get_tree() - refuse the mount: no on-disk support yet
- * @fc: filesystem context of the mount attempt
- *
- * Return: -EOPNOTSUPP, with a message in the kernel log and in @fc's log.
+ * ntfs_err_ratelimited() - Report a damaged object once in a while
+ * @sb:		the volume
+ * @nr:		MFT record of the object
+ * @fmt:	what is wrong
  */
-static int ntfs3_get_tree(struct fs_context *fc)
+void ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...)
 {
-	errorfc(fc, "read support not implemented yet, mount refused");
-	return -EOPNOTSUPP;
+	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
+	struct va_format vaf;
+	va_list args;
+
+	if (!__ratelimit(&rs))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("ntfs3 (%s): record %llu: %pV\n", sb->s_id, nr, &vaf);
+	va_end(args);
 }
 
-static const struct fs_context_operations ntfs3_context_ops = {
-	.get_tree = ntfs3_get_tree,
+/* ---- options ----------------------------------------------------------- */
+
+enum {
+	Opt_uid, Opt_gid, Opt_umask, Opt_fmask, Opt_dmask, Opt_iocharset,
+	Opt_showmeta, Opt_hidden, Opt_nohidden, Opt_hide_dot_files,
+	Opt_sys_immutable, Opt_nocase, Opt_force,
 };
 
-static int ntfs3_init_fs_context(struct fs_context *fc)
+static const struct fs_parameter_spec ntfs_param_spec[] = {
+	fsparam_u32("uid", Opt_uid),
+	fsparam_u32("gid", Opt_gid),
+	fsparam_u32oct("umask", Opt_umask),
+	fsparam_u32oct("fmask", Opt_fmask),
+	fsparam_u32oct("dmask", Opt_dmask),
+	fsparam_string("iocharset", Opt_iocharset),
+	fsparam_flag_no("showmeta", Opt_showmeta),
+	fsparam_flag("hidden", Opt_hidden),
+	fsparam_flag("nohidden", Opt_nohidden),
+	fsparam_flag_no("hide_dot_files", Opt_hide_dot_files),
+	fsparam_flag_no("sys_immutable", Opt_sys_immutable),
+	fsparam_flag_no("nocase", Opt_nocase),
+	fsparam_flag_no("force", Opt_force),
+	{}
+};
+
+static int ntfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 {
-	fc->ops = &ntfs3_context_ops;
+	struct ntfs_options *o = fc->fs_private;
+	struct fs_parse_result r;
+	int opt = fs_parse(fc, ntfs_param_spec, param, &r);
+
+	/* -ENOPARAM: "source" is the VFS's; others it refuses by name. */
+	if (opt < 0)
+		return opt;
+
+	switch (opt) {
+	case Opt_uid:
+		o->uid = make_kuid(current_user_ns(), r.uint_32);
+		if (!uid_valid(o->uid))
+			return invalfc(fc, "invalid uid %u", r.uint_32);
+		break;
+	case Opt_gid:
+		o->gid = make_kgid(current_user_ns(), r.uint_32);
+		if (!gid_valid(o->gid))
+			return invalfc(fc, "invalid gid %u", r.uint_32);
+		break;
+	case Opt_umask:
+		o->fmask = o->dmask = r.uint_32 & 0777;
+		break;
+	case Opt_fmask:
+		o->fmask = r.uint_32 & 0777;
+		break;
+	case Opt_dmask:
+		o->dmask = r.uint_32 & 0777;
+		break;
+	case Opt_iocharset:
+		kfree(o->iocharset);
+		o->iocharset = param->string;
+		param->string = NULL;
+		break;
+	case Opt_showmeta:
+		o->showmeta = !r.negated;
+		break;
+	case Opt_hidden:
+		o->nohidden = 0;
+		break;
+	case Opt_nohidden:
+		o->nohidden = 1;
+		break;
+	case Opt_hide_dot_files:
+		o->hide_dot_files = !r.negated;
+		break;
+	case Opt_sys_immutable:
+		o->sys_immutable = !r.negated;
+		break;
+	case Opt_nocase:
+		o->nocase = !r.negated;
+		break;
+	case Opt_force:
+		o->force = !r.negated;
+		break;
+	}
 	return 0;
 }
 
-static struct file_system_type ntfs3_fs_type = {
+/* ---- boot sector ------------------------------------------------------- */
+
+static int ntfs_log2_size(s8 v, u32 cluster_size)
+{
+	if (v > 0)
+		return (u64)v * cluster_size <= (1U << 16) ? v * cluster_size : -1;
+	if (v < -31 || v > -9)
+		return -1;
+	return 1U << -v;
+}
+
+/*
+ * Check every field of a boot sector and derive the geometry.  Returns 0
+ * when the sector describes a usable volume of at most @dev_bytes.
+ */
+static int ntfs_parse_boot(struct ntfs_sb *sbi, const struct ntfs_boot *b, u64 dev_bytes)
+{
+	u32 sector = le16_to_cpu(b->bytes_per_sector);
+	u32 spc = b->sectors_per_cluster;
+	u64 cluster, sectors;
+	int rec, idx;
+
+	if (memcmp(b->oem_id, "NTFS    ", 8) || le16_to_cpu(b->end_marker) != 0xaa55)
+		return -EINVAL;
+	if (sector < 256 || sector > 4096 || !is_power_of_2(sector))
+		return -EINVAL;
+	if (spc > 0x80) {
+		if (spc < 0xf4)		/* up to 2^12 sectors */
+			return -EINVAL;
+		spc = 1U << (256 - spc);
+	}
+	if (!spc || !is_power_of_2(spc))
+		return -EINVAL;
+	cluster = (u64)sector * spc;
+	if (cluster < 512 || cluster > SZ_2M)
+		return -EINVAL;
+	if (b->reserved_sectors || b->fats || b->root_entries || b->sectors16 ||
+	    b->sectors_per_fat || b->sectors32)
+		return -EINVAL;
+	sectors = le64_to_cpu(b->total_sectors);
+	if (!sectors || sectors > dev_bytes / sector)
+		return -EINVAL;
+
+	rec = ntfs_log2_size(b->record_size, cluster);
+	idx = ntfs_log2_size(b->index_size, cluster);
+	if (rec < 1024 || rec > 4096 || !is_power_of_2(rec) || rec < sector)
+		return -EINVAL;
+	if (idx < 512 || idx > 65536 || !is_power_of_2(idx))
+		return -EINVAL;
+
+	sbi->sector_size = sector;
+	sbi->cluster_size = cluster;
+	sbi->cluster_bits = ilog2(cluster);
+	sbi->record_size = rec;
+	sbi->record_bits = ilog2(rec);
+	sbi->index_size = idx;
+	sbi->total_clusters = sectors * sector >> sbi->cluster_bits;
+	sbi->mft_lcn = le64_to_cpu(b->mft_lcn);
+	sbi->mftmirr_lcn = le64_to_cpu(b->mftmirr_lcn);
+	sbi->serial = le64_to_cpu(b->serial);
+	if (sbi->mft_lcn >= sbi->total_clusters || sbi->mftmirr_lcn >= sbi->total_clusters)
+		return -EINVAL;
+	return 0;
+}
+
+/* Read the boot sector at @pos of the device into @b. */
+static int ntfs_read_boot_at(struct super_block *sb, u64 pos, struct ntfs_boot *b)
+{
+	struct buffer_head *bh = sb_bread(sb, pos >> sb->s_blocksize_bits);
+
+	if (!bh)
+		return -EIO;
+	memcpy(b, bh->b_data + (pos & (sb->s_blocksize - 1)), sizeof(*b));
+	brelse(bh);
+	return 0;
+}
+
+static int ntfs_load_boot(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	u64 dev_bytes = bdev_nr_bytes(sb->s_bdev);
+	struct ntfs_boot *b;
+	int err;
+
+	b = kmalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	err = ntfs_read_boot_at(sb, 0, b);
+	if (!err)
+		err = ntfs_parse_boot(sbi, b, dev_bytes);
+	if (err) {
+		/* The backup is in the last sector of the volume: try 512 and 4096. */
+		u32 s[] = { 512, 4096 }, i;
+
+		for (i = 0; i < ARRAY_SIZE(s) && err; i++) {
+			if (dev_bytes < s[i] || s[i] < sb->s_blocksize)
+				continue;
+			err = ntfs_read_boot_at(sb, dev_bytes - s[i], b);
+			if (!err)
+				err = ntfs_parse_boot(sbi, b, dev_bytes);
+		}
+		if (!err)
+			pr_warn("ntfs3 (%s): primary boot sector is invalid, using the backup\n",
+				sb->s_id);
+	}
+	kfree(b);
+	if (err)
+		pr_err("ntfs3 (%s): no valid NTFS boot sector (primary nor backup)\n", sb->s_id);
+	return err ? -EINVAL : 0;
+}
+
+/* ---- $MFT ---------------------------------------------------------------- */
+
+/*
+ * Bring up the $MFT stream from record 0, read directly from disk: its
+ * first $DATA extent maps enough of $MFT to read the extension records its
+ * attribute list names, which hold the other extents.
+ */
+static int ntfs_load_mft(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	struct ntfs_stream ns = {};
+	struct ntfs_recset rs;
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_attr *a = NULL;
+	struct ntfs_inode *ni;
+	void *rec;
+	int err;
+
+	init_rwsem(&ns.run_lock);
+	rec = kmalloc(sbi->record_size, GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	err = -EIO;
+	{
+		struct buffer_head *bh;
+		u64 p = sbi->mft_lcn << sbi->cluster_bits;
+		u32 done = 0;
+
+		while (done < sbi->record_size) {
+			bh = sb_bread(sb, (p + done) >> sb->s_blocksize_bits);
+			if (!bh)
+				goto out;
+			memcpy(rec + done, bh->b_data, min_t(u32, sb->s_blocksize,
+							     sbi->record_size - done));
+			done += sb->s_blocksize;
+			brelse(bh);
+		}
+	}
+	if (ntfs_fixup(rec, sbi->record_size, NTFS_MAGIC_FILE))
+		goto out;
+	while ((a = ntfs_next_attr(rec, a)) && !IS_ERR(a)) {
+		if (le32_to_cpu(a->type) == NTFS_AT_DATA && !a->name_length &&
+		    a->non_resident && !a->nr.lowest_vcn)
+			break;
+	}
+	if (IS_ERR_OR_NULL(a))
+		goto out;
+	ns.type = NTFS_AT_DATA;
+	err = ntfs_stream_from_attr(sbi, &ns, a);
+	if (!err)
+		err = ntfs_stream_add_extent(sbi, &ns, a);
+	if (err)
+		goto out;
+	sbi->mft_records = ns.data_size >> sbi->record_bits;
+	sbi->mft = ntfs_new_stream_inode(sb, NULL, &ns);
+	if (IS_ERR(sbi->mft)) {
+		err = PTR_ERR(sbi->mft);
+		sbi->mft = NULL;
+		goto out;
+	}
+	sbi->mft->i_ino = NTFS_MFT_INO;
+	ni = NTFS_I(sbi->mft);
+
+	/* Now the whole record set, through the partly mapped stream. */
+	err = ntfs_recset_load(sbi, NTFS_MFT_INO, &rs);
+	if (err)
+		goto out;
+	if (rs.nr > 1) {
+		while ((a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+			if (le32_to_cpu(a->type) != NTFS_AT_DATA || a->name_length ||
+			    !a->non_resident || !a->nr.lowest_vcn)
+				continue;
+			err = ntfs_stream_add_extent(sbi, &ni->stream, a);
+			if (err)
+				break;
+		}
+		if (IS_ERR(a))
+			err = PTR_ERR(a);
+	}
+	ntfs_recset_free(&rs);
+	if (!err)
+		err = ntfs_stream_finish_runs(sbi, &ni->stream);
+out:
+	kfree(rec);
+	if (err)
+		pr_err("ntfs3 (%s): $MFT is damaged (%d)\n", sb->s_id, err);
+	return err;
+}
+
+/* $MFTMirr must hold the first records of $MFT; a mismatch is only reported. */
+static void ntfs_check_mftmirr(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	u32 n = min_t(u32, 4, sbi->mft_records), i;
+	void *a = kmalloc(sbi->record_size, GFP_KERNEL);
+	void *b = kmalloc(sbi->record_size, GFP_KERNEL);
+	struct inode *mirr = NULL;
+	bool same = true;
+
+	if (!a || !b)
+		goto out;
+	mirr = ntfs_iget(sb, NTFS_MFTMIRR_INO);
+	if (IS_ERR(mirr)) {
+		mirr = NULL;
+		same = false;
+		goto out;
+	}
+	n = min_t(u64, n, NTFS_I(mirr)->stream.data_size >> sbi->record_bits);
+	for (i = 0; i < n && same; i++) {
+		same = !ntfs_read_stream(sbi->mft, (u64)i << sbi->record_bits, a,
+					 sbi->record_size) &&
+		       !ntfs_read_stream(mirr, (u64)i << sbi->record_bits, b,
+					 sbi->record_size) &&
+		       !memcmp(a, b, sbi->record_size);
+	}
+out:
+	if (!same)
+		pr_warn("ntfs3 (%s): $MFTMirr does not match $MFT; run chkdsk\n", sb->s_id);
+	iput(mirr);
+	kfree(a);
+	kfree(b);
+}
+
+/* ---- system files ----------------------------------------------------- */
+
+static int ntfs_load_upcase(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	struct inode *inode = ntfs_iget(sb, NTFS_UPCASE_INO);
+	u64 size;
+	u32 i;
+
+	sbi->upcase = kvmalloc_array(65536, sizeof(u16), GFP_KERNEL);
+	if (!sbi->upcase)
+		return -ENOMEM;
+	if (!IS_ERR(inode)) {
+		size = NTFS_I(inode)->stream.data_size;
+		if (size >= 2 * 128 && size <= 2 * 65536 && !(size & 1) &&
+		    !ntfs_read_stream(inode, 0, sbi->upcase, size)) {
+			sbi->upcase_len = size / 2;
+			iput(inode);
+			return 0;
+		}
+		iput(inode);
+	}
+	pr_warn("ntfs3 (%s): $UpCase is unreadable, using a built-in ASCII table\n", sb->s_id);
+	for (i = 0; i < 128; i++)
+		sbi->upcase[i] = cpu_to_le16(i >= 'a' && i <= 'z' ? i - 32 : i);
+	sbi->upcase_len = 128;
+	return 0;
+}
+
+static int ntfs_load_volume(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a;
+	bool have_info = false;
+	int err = ntfs_recset_load(sbi, NTFS_VOLUME_INO, &rs);
+
+	if (err)
+		goto out;
+	while ((a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+		const struct ntfs_volume_info *vi;
+		const __le16 *name;
+		int n;
+
+		switch (le32_to_cpu(a->type)) {
+		case NTFS_AT_VOLUME_INFO:
+			vi = ntfs_attr_value(a, sizeof(*vi));
+			if (!vi)
+				break;
+			sbi->major = vi->major;
+			sbi->minor = vi->minor;
+			sbi->vol_flags = le16_to_cpu(vi->flags);
+			have_info = true;
+			break;
+		case NTFS_AT_VOLUME_NAME:
+			name = ntfs_attr_value(a, 0);
+			if (!name)
+				break;
+			n = utf16s_to_utf8s((const wchar_t *)name,
+					    min_t(u32, 128, le32_to_cpu(a->r.value_length) / 2),
+					    UTF16_LITTLE_ENDIAN, sbi->label, sizeof(sbi->label) - 1);
+			sbi->label[max(n, 0)] = 0;
+			break;
+		}
+	}
+	if (IS_ERR(a) || !have_info)
+		err = -EIO;
+out:
+	ntfs_recset_free(&rs);
+	if (err) {
+		pr_err("ntfs3 (%s): $Volume is damaged\n", sb->s_id);
+		return err;
+	}
+	if (sbi->major != 3 && !(sbi->major == 1 && sbi->minor == 2)) {
+		pr_err("ntfs3 (%s): NTFS version %u.%u is not supported\n", sb->s_id,
+		       sbi->major, sbi->minor);
+		return -EINVAL;
+	}
+	if (sbi->major == 1)
+		sbi->ro_reason = "NTFS 1.2 is read-only";
+	return 0;
+}
+
+/* The first page of $LogFile: all 0xff (emptied) or a restart area marked clean. */
+static bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	struct inode *inode = ntfs_iget(sb, NTFS_LOGFILE_INO);
+	u8 *p;
+	bool clean = false;
+	u32 i, len = 4096;
+
+	if (IS_ERR(inode))
+		return false;
+	p = kmalloc(len, GFP_KERNEL);
+	if (p && NTFS_I(inode)->stream.data_size >= len &&
+	    !ntfs_read_stream(inode, 0, p, len)) {
+		for (i = 0; i < len && p[i] == 0xff; i++)
+			;
+		clean = i == len;
+		if (!clean && !memcmp(p, "RSTR", 4)) {
+			u32 ra = get_unaligned_le16(p + 0x18);
+
+			/* client_in_use_list (+0x0c) empty, or flags (+0x0e) bit 1: clean */
+			if (ra + 0x10 <= len)
+				clean = get_unaligned_le16(p + ra + 0x0c) == 0xffff ||
+					(get_unaligned_le16(p + ra + 0x0e) & 0x0002);
+		}
+	}
+	kfree(p);
+	iput(inode);
+	return clean;
+}
+
+/* Windows hibernated (or Fast Startup): hiberfil.sys has a non-zero header. */
+static bool ntfs_hibernated(struct super_block *sb, struct ntfs_sb *sbi, struct inode *root)
+{
+	static const char name[] = "hiberfil.sys";
+	__le16 uname[ARRAY_SIZE(name) - 1];
+	struct inode *inode;
+	bool hib = false;
+	u8 *p;
+	u64 ref;
+	u32 i, len;
+
+	for (i = 0; i < ARRAY_SIZE(uname); i++)
+		uname[i] = cpu_to_le16(name[i]);
+	if (ntfs_dir_lookup(root, uname, ARRAY_SIZE(uname), &ref))
+		return false;
+	inode = ntfs_iget(sb, NTFS_REF_RECORD(ref));
+	if (IS_ERR(inode))
+		return false;
+	len = min_t(u64, 4096, NTFS_I(inode)->stream.data_size);
+	p = kzalloc(4096, GFP_KERNEL);
+	if (p && S_ISREG(inode->i_mode) && !ntfs_read_stream(inode, 0, p, len))
+		hib = memchr_inv(p, 0, len) != NULL;
+	kfree(p);
+	iput(inode);
+	return hib;
+}
+
+static void ntfs_check_clean(struct super_block *sb, struct ntfs_sb *sbi, struct inode *root)
+{
+	if (!sbi->ro_reason && (sbi->vol_flags & NTFS_VOLUME_DIRTY))
+		sbi->ro_reason = "the volume is marked dirty (run chkdsk)";
+	if (!sbi->ro_reason && ntfs_hibernated(sb, sbi, root))
+		sbi->ro_reason = "Windows is hibernated on it (or Fast Startup is on)";
+	if (!sbi->ro_reason && !ntfs_logfile_clean(sb, sbi))
+		sbi->ro_reason = "$LogFile is not clean and replay is not implemented yet";
+}
+
+/* ---- super operations -------------------------------------------------- */
+
+static int ntfs_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct ntfs_sb *sbi = NTFS_SB(sb);
+	s64 free = ntfs_count_free_clusters(sbi);
+
+	buf->f_type = sb->s_magic;
+	buf->f_bsize = sbi->cluster_size;
+	buf->f_blocks = sbi->total_clusters;
+	buf->f_bfree = buf->f_bavail = free < 0 ? 0 : free;
+	buf->f_files = sbi->mft_records;
+	buf->f_ffree = 0;
+	buf->f_fsid = u64_to_fsid(sbi->serial);
+	buf->f_namelen = 255;
+	return 0;
+}
+
+static int ntfs_show_options(struct seq_file *m, struct dentry *root)
+{
+	struct ntfs_sb *sbi = NTFS_SB(root->d_sb);
+	struct ntfs_options *o = &sbi->opt;
+
+	seq_printf(m, ",uid=%u,gid=%u", from_kuid_munged(&init_user_ns, o->uid),
+		   from_kgid_munged(&init_user_ns, o->gid));
+	seq_printf(m, ",fmask=%04o,dmask=%04o", o->fmask, o->dmask);
+	seq_printf(m, ",iocharset=%s", o->iocharset ? o->iocharset : "utf8");
+	if (o->showmeta)
+		seq_puts(m, ",showmeta");
+	if (o->nohidden)
+		seq_puts(m, ",nohidden");
+	if (o->hide_dot_files)
+		seq_puts(m, ",hide_dot_files");
+	if (o->sys_immutable)
+		seq_puts(m, ",sys_immutable");
+	if (o->nocase)
+		seq_puts(m, ",nocase");
+	if (o->force)
+		seq_puts(m, ",force");
+	return 0;
+}
+
+static void ntfs_free_sbi(struct ntfs_sb *sbi)
+{
+	if (!sbi)
+		return;
+	if (sbi->nls)
+		unload_nls(sbi->nls);
+	kvfree(sbi->upcase);
+	kfree(sbi->opt.iocharset);
+	kfree(sbi);
+}
+
+static const struct super_operations ntfs_sops = {
+	.alloc_inode	= ntfs_alloc_inode,
+	.free_inode	= ntfs_free_inode,
+	.evict_inode	= ntfs_evict_inode,
+	.statfs		= ntfs_statfs,
+	.show_options	= ntfs_show_options,
+};
+
+/* ---- NFS export ------------------------------------------------------- */
+
+static struct inode *ntfs_nfs_get_inode(struct super_block *sb, u64 ino, u32 gen)
+{
+	struct inode *inode;
+
+	if (ino < NTFS_ROOT_INO || ino >= NTFS_SB(sb)->mft_records)
+		return ERR_PTR(-ESTALE);
+	inode = ntfs_iget(sb, ino);
+	if (IS_ERR(inode))
+		return ERR_PTR(-ESTALE);
+	if (gen && inode->i_generation != gen) {
+		iput(inode);
+		return ERR_PTR(-ESTALE);
+	}
+	return inode;
+}
+
+static struct dentry *ntfs_fh_to_dentry(struct super_block *sb, struct fid *fid,
+					int len, int type)
+{
+	return generic_fh_to_dentry(sb, fid, len, type, ntfs_nfs_get_inode);
+}
+
+static struct dentry *ntfs_fh_to_parent(struct super_block *sb, struct fid *fid,
+					int len, int type)
+{
+	return generic_fh_to_parent(sb, fid, len, type, ntfs_nfs_get_inode);
+}
+
+static struct dentry *ntfs_get_parent(struct dentry *child)
+{
+	struct inode *inode = d_inode(child);
+	u64 parent;
+	int err = ntfs_parent_of(inode, &parent);
+
+	if (err)
+		return ERR_PTR(err);
+	return d_obtain_alias(ntfs_iget(inode->i_sb, parent));
+}
+
+static const struct export_operations ntfs_export_ops = {
+	.encode_fh	= generic_encode_ino32_fh,
+	.fh_to_dentry	= ntfs_fh_to_dentry,
+	.fh_to_parent	= ntfs_fh_to_parent,
+	.get_parent	= ntfs_get_parent,
+};
+
+/* ---- mount ------------------------------------------------------------- */
+
+static int ntfs_setup_blocksize(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	u32 bs = min_t(u32, sbi->cluster_size, PAGE_SIZE);
+
+	if (bs < bdev_logical_block_size(sb->s_bdev) || !sb_set_blocksize(sb, bs)) {
+		pr_err("ntfs3 (%s): cluster size %u is smaller than the device's sectors\n",
+		       sb->s_id, sbi->cluster_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct ntfs_sb *sbi = sb->s_fs_info;
+	struct inode *root;
+	int err;
+
+	sbi->sb = sb;
+	sb->s_magic = 0x7366746e;
+	sb->s_op = &ntfs_sops;
+	sb->s_export_op = &ntfs_export_ops;
+	sb->s_xattr = ntfs_xattr_handlers;
+	sb->s_time_gran = 100;
+	sb->s_maxbytes = MAX_LFS_FILESIZE;
+	sb->s_flags |= SB_RDONLY | SB_NODIRATIME;
+	atomic64_set(&sbi->free_clusters, -1);
+
+	if (sbi->opt.iocharset && strcmp(sbi->opt.iocharset, "utf8")) {
+		sbi->nls = load_nls(sbi->opt.iocharset);
+		if (!sbi->nls)
+			return invalfc(fc, "cannot load iocharset %s", sbi->opt.iocharset);
+	}
+	if (!sb_min_blocksize(sb, 512))
+		return -EINVAL;
+	err = ntfs_load_boot(sb, sbi);
+	if (!err)
+		err = ntfs_setup_blocksize(sb, sbi);
+	if (!err)
+		err = ntfs_load_mft(sb, sbi);
+	if (!err)
+		err = ntfs_load_volume(sb, sbi);
+	if (!err)
+		err = ntfs_load_upcase(sb, sbi);
+	if (err)
+		return err;
+	ntfs_check_mftmirr(sb, sbi);
+
+	root = ntfs_iget(sb, NTFS_ROOT_INO);
+	if (IS_ERR(root)) {
+		pr_err("ntfs3 (%s): the root directory is damaged\n", sb->s_id);
+		return PTR_ERR(root);
+	}
+	if (!S_ISDIR(root->i_mode)) {
+		iput(root);
+		return -EIO;
+	}
+	ntfs_check_clean(sb, sbi, root);
+	if (sbi->ro_reason)
+		pr_warn("ntfs3 (%s): mounted read-only: %s\n", sb->s_id, sbi->ro_reason);
+	sb->s_root = d_make_root(root);
+	if (!sb->s_root)
+		return -ENOMEM;
+	return 0;
+}
+
+static int ntfs_get_tree(struct fs_context *fc)
+{
+	return get_tree_bdev(fc, ntfs_fill_super);
+}
+
+static int ntfs_reconfigure(struct fs_context *fc)
+{
+	if (!(fc->sb_flags & SB_RDONLY))
+		return invalfc(fc, "writing is not supported yet: mount read-only");
+	return 0;
+}
+
+static void ntfs_free_fc(struct fs_context *fc)
+{
+	struct ntfs_options *o = fc->fs_private;
+
+	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE && o) {
+		kfree(o->iocharset);
+		kfree(o);
+		return;
+	}
+	ntfs_free_sbi(fc->s_fs_info);
+}
+
+static const struct fs_context_operations ntfs_context_ops = {
+	.parse_param	= ntfs_parse_param,
+	.get_tree	= ntfs_get_tree,
+	.reconfigure	= ntfs_reconfigure,
+	.free		= ntfs_free_fc,
+};
+
+static int ntfs_init_fs_context(struct fs_context *fc)
+{
+	struct ntfs_sb *sbi;
+
+	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE) {
+		/* Options are parsed into a scratch copy and not changed. */
+		fc->fs_private = kzalloc(sizeof(struct ntfs_options), GFP_KERNEL);
+		fc->ops = &ntfs_context_ops;
+		return fc->fs_private ? 0 : -ENOMEM;
+	}
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi)
+		return -ENOMEM;
+	sbi->opt.uid = current_fsuid();
+	sbi->opt.gid = current_fsgid();
+	sbi->opt.fmask = sbi->opt.dmask = current_umask();
+	fc->s_fs_info = sbi;
+	fc->fs_private = &sbi->opt;
+	fc->ops = &ntfs_context_ops;
+	return 0;
+}
+
+static void ntfs_kill_sb(struct super_block *sb)
+{
+	struct ntfs_sb *sbi = sb->s_fs_info;
+
+	/* Stream inodes are unhashed: the last iput evicts them at once. */
+	if (sbi) {
+		iput(sbi->bitmap);
+		iput(sbi->mft);
+		sbi->bitmap = NULL;
+		sbi->mft = NULL;
+	}
+	kill_block_super(sb);
+	ntfs_free_sbi(sbi);
+}
+
+static struct file_system_type ntfs_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "ntfs3",
-	.init_fs_context	= ntfs3_init_fs_context,
-	.kill_sb		= kill_block_super,
+	.init_fs_context	= ntfs_init_fs_context,
+	.parameters		= ntfs_param_spec,
+	.kill_sb		= ntfs_kill_sb,
 	.fs_flags		= FS_REQUIRES_DEV,
 };
 
 static int __init ntfs3_init(void)
 {
-	int err = register_filesystem(&ntfs3_fs_type);
+	int err = ntfs_inode_cache_init();
 
-	if (!err)
-		pr_info("ntfs3: out-of-tree driver loaded (skeleton)\n");
+	if (err)
+		return err;
+	err = register_filesystem(&ntfs_fs_type);
+	if (err)
+		ntfs_inode_cache_destroy();
 	return err;
 }
 
 static void __exit ntfs3_exit(void)
 {
-	unregister_filesystem(&ntfs3_fs_type);
+	unregister_filesystem(&ntfs_fs_type);
+	ntfs_inode_cache_destroy();
 }
 
 module_init(ntfs3_init);
 module_exit(ntfs3_exit);
 
-MODULE_DESCRIPTION("NTFS read-write filesystem (out-of-tree)");
+MODULE_DESCRIPTION("NTFS filesystem (out-of-tree, read path)");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS_FS("ntfs3");

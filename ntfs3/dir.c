@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Directories: the $I30 index (a B+tree of $FILE_NAME keys ordered by the
+ * upcased name, ties broken by the exact name), name conversion between
+ * UTF-16 and the mount's character set, lookup and readdir.
+ */
+
+#include <linux/nls.h>
+#include <linux/slab.h>
+
+#include "ntfs3.h"
+
+#define NTFS_MAX_NAME	255
+
+/* ---- names ------------------------------------------------------------- */
+
+static bool ntfs_utf16_valid(const __le16 *name, u32 len)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		u16 c = le16_to_cpu(name[i]);
+
+		if (c >= 0xd800 && c < 0xdc00) {
+			if (i + 1 == len)
+				return false;
+			c = le16_to_cpu(name[++i]);
+			if (c < 0xdc00 || c >= 0xe000)
+				return false;
+		} else if (c >= 0xdc00 && c < 0xe000) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/**
+ * ntfs_name_from_utf16() - Convert an on-disk name for user space
+ * @sbi:	the volume (its iocharset)
+ * @name:	UTF-16LE name
+ * @len:	units in @name
+ * @buf:	output
+ * @size:	size of @buf
+ *
+ * Return: bytes written (no NUL), or -EINVAL when the name cannot be
+ * represented (unpaired surrogate, character missing from the charset).
+ */
+int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size)
+{
+	int n = 0, r;
+	u32 i;
+
+	if (!ntfs_utf16_valid(name, len))
+		return -EINVAL;
+	if (!sbi->nls) {
+		n = utf16s_to_utf8s((const wchar_t *)name, len, UTF16_LITTLE_ENDIAN, buf, size);
+		return n > 0 || !len ? n : -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		r = sbi->nls->uni2char(le16_to_cpu(name[i]), buf + n, size - n);
+		if (r <= 0)
+			return -EINVAL;
+		n += r;
+	}
+	return n;
+}
+
+/**
+ * ntfs_name_to_utf16() - Convert a name from user space for a lookup
+ * @sbi:	the volume
+ * @name:	the name in the mount's character set
+ * @len:	its length in bytes
+ * @out:	a buffer of NTFS_MAX_NAME units
+ *
+ * Return: units in @out, or -ENAMETOOLONG / -EINVAL.
+ */
+int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *out)
+{
+	wchar_t wc;
+	int n = 0, r;
+
+	if (!sbi->nls) {
+		n = utf8s_to_utf16s(name, len, UTF16_LITTLE_ENDIAN, (wchar_t *)out,
+				    NTFS_MAX_NAME + 1);
+		if (n < 0)
+			return -EINVAL;
+		return n > NTFS_MAX_NAME ? -ENAMETOOLONG : n;
+	}
+	while (len > 0) {
+		r = sbi->nls->char2uni(name, len, &wc);
+		if (r <= 0)
+			return -EINVAL;
+		if (n == NTFS_MAX_NAME)
+			return -ENAMETOOLONG;
+		out[n++] = cpu_to_le16(wc);
+		name += r;
+		len -= r;
+	}
+	return n;
+}
+
+static u16 ntfs_upcase(const struct ntfs_sb *sbi, u16 c)
+{
+	return c < sbi->upcase_len ? le16_to_cpu(sbi->upcase[c]) : c;
+}
+
+/*
+ * Order of two names in a $I30 index: by upcased units, then by length,
+ * then (unless @nocase) by the exact units.
+ */
+static int ntfs_name_cmp(const struct ntfs_sb *sbi, const __le16 *a, u32 alen,
+			 const __le16 *b, u32 blen, bool nocase)
+{
+	u32 i, n = min(alen, blen);
+
+	for (i = 0; i < n; i++) {
+		u16 x = ntfs_upcase(sbi, le16_to_cpu(a[i]));
+		u16 y = ntfs_upcase(sbi, le16_to_cpu(b[i]));
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	if (nocase)
+		return 0;
+	for (i = 0; i < n; i++) {
+		u16 x = le16_to_cpu(a[i]), y = le16_to_cpu(b[i]);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* ---- index nodes ----------------------------------------------------- */
+
+/* One node of the tree: the root, or an index block read and fixed up. */
+struct ntfs_node {
+	void *buf;			/* block buffer, NULL for the root */
+	const struct ntfs_index_header *hdr;
+	u32 size;			/* bytes from @hdr to the end of the node */
+};
+
+static int ntfs_node_root(struct ntfs_inode *ni, struct ntfs_node *node)
+{
+	const struct ntfs_index_root *ir = ni->index_root;
+
+	node->buf = NULL;
+	node->hdr = &ir->hdr;
+	node->size = ni->index_root_size - offsetof(struct ntfs_index_root, hdr);
+	return 0;
+}
+
+static int ntfs_node_read(struct ntfs_inode *ni, u64 vcn, struct ntfs_node *node)
+{
+	struct ntfs_sb *sbi = NTFS_SB(ni->vfs_inode.i_sb);
+	u32 bs = ni->index_block_size;
+	u64 pos = bs >= sbi->cluster_size ? vcn << sbi->cluster_bits : vcn * 512;
+	struct ntfs_index_block *ib;
+	int err;
+
+	if (!ni->stream.alloc_size || vcn > (ni->stream.data_size >> 9))
+		return -EIO;
+	ib = kmalloc(bs, GFP_NOFS);
+	if (!ib)
+		return -ENOMEM;
+	err = ntfs_read_stream(&ni->vfs_inode, pos, ib, bs);
+	if (!err)
+		err = ntfs_fixup(ib, bs, NTFS_MAGIC_INDX);
+	if (!err && le64_to_cpu(ib->vcn) != vcn)
+		err = -EIO;
+	if (err) {
+		kfree(ib);
+		return err == -ENOMEM ? err : -EIO;
+	}
+	node->buf = ib;
+	node->hdr = &ib->hdr;
+	node->size = bs - offsetof(struct ntfs_index_block, hdr);
+	return 0;
+}
+
+static void ntfs_node_put(struct ntfs_node *node)
+{
+	kfree(node->buf);
+	node->buf = NULL;
+}
+
+/*
+ * The entry at byte @ofs of a node (from its header), checked: its length,
+ * its key ($FILE_NAME with the name inside the key) and its child VCN.
+ * Returns NULL when it is out of bounds.
+ */
+static const struct ntfs_index_entry *ntfs_node_entry(const struct ntfs_node *node, u32 ofs)
+{
+	const struct ntfs_index_header *h = node->hdr;
+	u32 used = le32_to_cpu(h->index_length);
+	const struct ntfs_index_entry *e;
+	u32 len, klen, flags;
+
+	if (used > node->size || ofs < le32_to_cpu(h->entries_offset) || ofs % 8 ||
+	    ofs + sizeof(*e) > used)
+		return NULL;
+	e = (const void *)h + ofs;
+	len = le16_to_cpu(e->length);
+	klen = le16_to_cpu(e->key_length);
+	flags = le16_to_cpu(e->flags);
+	if (len < sizeof(*e) || len % 8 || len > used - ofs)
+		return NULL;
+	if (flags & NTFS_IE_HAS_CHILD && len < sizeof(*e) + 8)
+		return NULL;
+	if (flags & NTFS_IE_LAST)
+		return e;
+	if (klen < sizeof(struct ntfs_file_name) ||
+	    sizeof(*e) + klen > len - (flags & NTFS_IE_HAS_CHILD ? 8 : 0))
+		return NULL;
+	if (sizeof(struct ntfs_file_name) +
+	    2 * ((const struct ntfs_file_name *)(e + 1))->name_length > klen)
+		return NULL;
+	return e;
+}
+
+static const struct ntfs_file_name *ntfs_entry_name(const struct ntfs_index_entry *e)
+{
+	return (const void *)(e + 1);
+}
+
+static u64 ntfs_entry_child(const struct ntfs_index_entry *e)
+{
+	return le64_to_cpu(*(const __le64 *)((const u8 *)e + le16_to_cpu(e->length) - 8));
+}
+
+/**
+ * ntfs_dir_lookup() - Find a name in a directory's index
+ * @dir:	the directory
+ * @name:	UTF-16 name
+ * @len:	units in @name
+ * @ref:	set to the file reference found
+ *
+ * Return: 0, -ENOENT, -EIO for a damaged index, -ENOMEM.
+ */
+int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct ntfs_inode *ni = NTFS_I(dir);
+	bool nocase = sbi->opt.nocase;
+	struct ntfs_node node;
+	unsigned int depth = 0;
+	int err = ntfs_node_root(ni, &node);
+
+	while (!err) {
+		const struct ntfs_index_entry *e;
+		u32 ofs = le32_to_cpu(node.hdr->entries_offset);
+		int cmp = 1;
+
+		for (;;) {
+			e = ntfs_node_entry(&node, ofs);
+			if (!e || le16_to_cpu(e->flags) & NTFS_IE_LAST)
+				break;
+			cmp = ntfs_name_cmp(sbi, name, len, ntfs_entry_name(e)->name,
+					    ntfs_entry_name(e)->name_length, nocase);
+			if (cmp <= 0)
+				break;
+			ofs += le16_to_cpu(e->length);
+		}
+		if (!e) {
+			err = -EIO;
+			break;
+		}
+		if (cmp == 0 && !(le16_to_cpu(e->flags) & NTFS_IE_LAST)) {
+			*ref = le64_to_cpu(e->ref);
+			break;
+		}
+		if (!(le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD)) {
+			err = -ENOENT;
+			break;
+		}
+		if (++depth > NTFS_MAX_INDEX_DEPTH) {
+			err = -EIO;
+			break;
+		}
+		{
+			u64 child = ntfs_entry_child(e);
+
+			ntfs_node_put(&node);
+			err = ntfs_node_read(ni, child, &node);
+		}
+	}
+	ntfs_node_put(&node);
+	return err;
+}
+
+/* ---- readdir ----------------------------------------------------------- */
+
+/*
+ * An in-order walk of the tree, kept in the open file between getdents
+ * calls so that listing a directory reads each index block once.
+ */
+struct ntfs_dir_cursor {
+	loff_t pos;			/* ctx->pos the cursor is at */
+	int depth;			/* -1: not started */
+	bool done;
+	/* An entry the caller's buffer had no room for: emitted first next time. */
+	bool pending;
+	int pending_len;
+	u64 pending_ino;
+	unsigned char pending_type;
+	char pending_name[NTFS_MAX_NAME * NLS_MAX_CHARSET_SIZE + 1];
+	struct {
+		struct ntfs_node node;
+		u32 ofs;		/* current entry */
+		bool child_done;	/* its subtree was walked */
+	} lvl[NTFS_MAX_INDEX_DEPTH + 1];
+};
+
+static void ntfs_cursor_reset(struct ntfs_dir_cursor *c)
+{
+	while (c->depth >= 0)
+		ntfs_node_put(&c->lvl[c->depth--].node);
+	c->depth = -1;
+	c->done = false;
+	c->pending = false;
+	c->pos = 2;
+}
+
+/*
+ * Advance to the next entry in key order.  Returns the entry, NULL at the
+ * end, or an ERR_PTR.
+ */
+static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
+						       struct ntfs_dir_cursor *c)
+{
+	const struct ntfs_index_entry *e;
+	int err;
+
+	if (c->done)
+		return NULL;
+	if (c->depth < 0) {
+		c->depth = 0;
+		ntfs_node_root(ni, &c->lvl[0].node);
+		c->lvl[0].ofs = le32_to_cpu(c->lvl[0].node.hdr->entries_offset);
+		c->lvl[0].child_done = false;
+	}
+	for (;;) {
+		typeof(c->lvl[0]) *l = &c->lvl[c->depth];
+
+		e = ntfs_node_entry(&l->node, l->ofs);
+		if (!e)
+			return ERR_PTR(-EIO);
+		if (!l->child_done && le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD) {
+			l->child_done = true;
+			if (c->depth == NTFS_MAX_INDEX_DEPTH)
+				return ERR_PTR(-EIO);
+			err = ntfs_node_read(ni, ntfs_entry_child(e), &c->lvl[c->depth + 1].node);
+			if (err)
+				return ERR_PTR(err);
+			c->depth++;
+			l = &c->lvl[c->depth];
+			l->ofs = le32_to_cpu(l->node.hdr->entries_offset);
+			l->child_done = false;
+			continue;
+		}
+		if (!(le16_to_cpu(e->flags) & NTFS_IE_LAST)) {
+			/* Emit it; next time continue after it. */
+			l->ofs += le16_to_cpu(e->length);
+			l->child_done = false;
+			return e;
+		}
+		/* End of this node: back to the parent's entry after the child. */
+		ntfs_node_put(&l->node);
+		if (c->depth == 0) {
+			c->depth = -1;
+			c->done = true;
+			return NULL;
+		}
+		c->depth--;
+		l = &c->lvl[c->depth];
+		e = ntfs_node_entry(&l->node, l->ofs);
+		if (!e)
+			return ERR_PTR(-EIO);
+		if (!(le16_to_cpu(e->flags) & NTFS_IE_LAST)) {
+			l->ofs += le16_to_cpu(e->length);
+			l->child_done = false;
+			return e;
+		}
+		/* The parent's last entry: its node is finished too. */
+		l->child_done = true;
+	}
+}
+
+/* Whether a directory entry is listed (each file once, metafiles hidden). */
+static bool ntfs_entry_visible(struct ntfs_sb *sbi, struct ntfs_inode *dir,
+			       const struct ntfs_index_entry *e)
+{
+	const struct ntfs_file_name *fn = ntfs_entry_name(e);
+	u64 nr = NTFS_REF_RECORD(le64_to_cpu(e->ref));
+
+	if (fn->name_space == NTFS_NS_DOS)
+		return false;
+	if (nr == dir->record)
+		return false;
+	if (nr < NTFS_FIRST_USER_INO && !sbi->opt.showmeta)
+		return false;
+	if (sbi->opt.nohidden && (le32_to_cpu(fn->attributes) & FILE_ATTRIBUTE_HIDDEN))
+		return false;
+	return true;
+}
+
+static unsigned char ntfs_entry_dtype(const struct ntfs_index_entry *e)
+{
+	const struct ntfs_file_name *fn = ntfs_entry_name(e);
+	u32 attr = le32_to_cpu(fn->attributes);
+
+	if (attr & FILE_ATTRIBUTE_REPARSE_POINT)
+		return DT_UNKNOWN;
+	return attr & FILE_ATTRIBUTE_DUP_DIRECTORY ? DT_DIR : DT_REG;
+}
+
+static int ntfs_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *dir = file_inode(file);
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct ntfs_dir_cursor *c = file->private_data;
+	const struct ntfs_index_entry *e = NULL;
+	char *buf;
+	int err = 0;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	if (!c) {
+		c = kvzalloc(sizeof(*c), GFP_KERNEL);
+		if (!c)
+			return -ENOMEM;
+		c->depth = -1;
+		c->pos = 2;
+		file->private_data = c;
+	}
+	/* A seek elsewhere: walk again from the start to that position. */
+	if (ctx->pos != c->pos || ctx->pos == 2)
+		ntfs_cursor_reset(c);
+	if (c->pending) {
+		if (!dir_emit(ctx, c->pending_name, c->pending_len, c->pending_ino,
+			      c->pending_type))
+			return 0;
+		c->pending = false;
+		ctx->pos++;
+		c->pos = ctx->pos;
+	}
+	buf = c->pending_name;
+
+	while ((e = ntfs_cursor_next(NTFS_I(dir), c)) && !IS_ERR(e)) {
+		const struct ntfs_file_name *fn = ntfs_entry_name(e);
+		int n;
+
+		if (!ntfs_entry_visible(sbi, NTFS_I(dir), e))
+			continue;
+		n = ntfs_name_from_utf16(sbi, fn->name, fn->name_length, buf,
+					 NTFS_MAX_NAME * NLS_MAX_CHARSET_SIZE);
+		if (n <= 0) {
+			ntfs_err_ratelimited(dir->i_sb, dir->i_ino,
+					     "a name cannot be converted to %s, skipped",
+					     sbi->opt.iocharset);
+			continue;
+		}
+		if (c->pos < ctx->pos) {	/* catching up after a seek */
+			c->pos++;
+			continue;
+		}
+		if (!dir_emit(ctx, buf, n, NTFS_REF_RECORD(le64_to_cpu(e->ref)),
+			      ntfs_entry_dtype(e))) {
+			/* No room: keep it (its name is in @buf already). */
+			c->pending = true;
+			c->pending_len = n;
+			c->pending_ino = NTFS_REF_RECORD(le64_to_cpu(e->ref));
+			c->pending_type = ntfs_entry_dtype(e);
+			break;
+		}
+		ctx->pos++;
+		c->pos = ctx->pos;
+	}
+	if (IS_ERR(e))
+		err = PTR_ERR(e);
+	if (err == -EIO)
+		ntfs_err_ratelimited(dir->i_sb, dir->i_ino, "damaged directory index");
+	return err;
+}
+
+static int ntfs_dir_release(struct inode *inode, struct file *file)
+{
+	struct ntfs_dir_cursor *c = file->private_data;
+
+	if (c) {
+		ntfs_cursor_reset(c);
+		kvfree(c);
+	}
+	return 0;
+}
+
+static struct dentry *ntfs_lookup(struct inode *dir, struct dentry *dentry, unsigned int flags)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct inode *inode = NULL;
+	__le16 *uname;
+	u64 ref;
+	int len, err;
+
+	uname = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*uname), GFP_KERNEL);
+	if (!uname)
+		return ERR_PTR(-ENOMEM);
+	len = ntfs_name_to_utf16(sbi, dentry->d_name.name, dentry->d_name.len, uname);
+	err = len < 0 ? len : ntfs_dir_lookup(dir, uname, len, &ref);
+	kfree(uname);
+	if (err == -ENOENT || err == -EINVAL)
+		return d_splice_alias(NULL, dentry);
+	if (err)
+		return ERR_PTR(err);
+
+	inode = ntfs_iget(dir->i_sb, NTFS_REF_RECORD(ref));
+	if (!IS_ERR(inode) && NTFS_I(inode)->seq != NTFS_REF_SEQ(ref)) {
+		iput(inode);
+		inode = ERR_PTR(-EIO);
+	}
+	return d_splice_alias(inode, dentry);
+}
+
+const struct file_operations ntfs_dir_fops = {
+	.llseek		= generic_file_llseek,
+	.read		= generic_read_dir,
+	.iterate_shared	= ntfs_readdir,
+	.release	= ntfs_dir_release,
+	.unlocked_ioctl	= ntfs_ioctl,
+	.compat_ioctl	= ntfs_ioctl,
+};
+
+const struct inode_operations ntfs_dir_iops = {
+	.lookup		= ntfs_lookup,
+	.getattr	= ntfs_getattr,
+	.listxattr	= ntfs_listxattr,
+};

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntfs inodes: reading one from its MFT records, the stream it exposes,
+ * and how that stream reaches the page cache (iomap for plain and sparse
+ * streams, a copy for resident ones, LZNT1 for compressed ones).
+ */
+
+#include <linux/iomap.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uio.h>
+#include <linux/buffer_head.h>
+
+#include "ntfs3.h"
+#include "lznt1.h"
+
+static struct kmem_cache *ntfs_inode_cachep;
+
+/**
+ * ntfs_time() - Convert an NTFS time (100 ns units since 1601) to a timespec
+ * @t:	the on-disk time
+ */
+struct timespec64 ntfs_time(__le64 t)
+{
+	s64 v = le64_to_cpu(t);
+	struct timespec64 ts;
+	s32 rem;
+
+	ts.tv_sec = div_s64_rem(v, 10000000, &rem) - NTFS_TIME_OFFSET;
+	if (rem < 0) {
+		rem += 10000000;
+		ts.tv_sec--;
+	}
+	ts.tv_nsec = rem * 100;
+	return ts;
+}
+
+struct inode *ntfs_alloc_inode(struct super_block *sb)
+{
+	struct ntfs_inode *ni = alloc_inode_sb(sb, ntfs_inode_cachep, GFP_NOFS);
+
+	if (!ni)
+		return NULL;
+	ni->record = 0;
+	ni->seq = 0;
+	ni->attributes = 0;
+	ni->security_id = 0;
+	ni->reparse_tag = 0;
+	ni->owner = NULL;
+	ni->index_root = NULL;
+	ni->index_root_size = 0;
+	ni->index_block_size = 0;
+	ni->index_collation = 0;
+	mutex_init(&ni->attr_lock);
+	memset(&ni->stream, 0, sizeof(ni->stream));
+	init_rwsem(&ni->stream.run_lock);
+	return &ni->vfs_inode;
+}
+
+void ntfs_stream_release(struct ntfs_stream *ns)
+{
+	kvfree(ns->runs);
+	kfree(ns->resident_data);
+	ns->runs = NULL;
+	ns->resident_data = NULL;
+	ns->nr_runs = 0;
+	ns->cap_runs = 0;
+}
+
+void ntfs_free_inode(struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	if (S_ISLNK(inode->i_mode))
+		kfree(inode->i_link);
+	kfree(ni->index_root);
+	ntfs_stream_release(&ni->stream);
+	kmem_cache_free(ntfs_inode_cachep, ni);
+}
+
+void ntfs_evict_inode(struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	if (ni->owner) {
+		iput(ni->owner);
+		ni->owner = NULL;
+	}
+}
+
+static void ntfs_inode_init_once(void *p)
+{
+	struct ntfs_inode *ni = p;
+
+	inode_init_once(&ni->vfs_inode);
+}
+
+int __init ntfs_inode_cache_init(void)
+{
+	ntfs_inode_cachep = kmem_cache_create("ntfs3_ours_inode", sizeof(struct ntfs_inode), 0,
+					      SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT,
+					      ntfs_inode_init_once);
+	return ntfs_inode_cachep ? 0 : -ENOMEM;
+}
+
+void ntfs_inode_cache_destroy(void)
+{
+	rcu_barrier();
+	kmem_cache_destroy(ntfs_inode_cachep);
+}
+
+/* ---- streams ------------------------------------------------------------ */
+
+/**
+ * ntfs_stream_from_attr() - Describe a stream from its first attribute extent
+ * @sbi:	the volume
+ * @ns:		stream to fill (type and name are set by the caller)
+ * @a:		the attribute, checked by ntfs_next_attr(); for a non-resident
+ *		one, the extent with lowest VCN 0
+ *
+ * Return: 0, -EIO for inconsistent sizes, -ENOMEM.
+ */
+int ntfs_stream_from_attr(struct ntfs_sb *sbi, struct ntfs_stream *ns,
+			  const struct ntfs_attr *a)
+{
+	u16 flags = le16_to_cpu(a->flags);
+
+	ns->compressed = flags & NTFS_ATTR_COMPR_MASK;
+	ns->sparse = flags & NTFS_ATTR_SPARSE;
+	ns->encrypted = flags & NTFS_ATTR_ENCRYPTED;
+
+	if (!a->non_resident) {
+		u32 len = le32_to_cpu(a->r.value_length);
+
+		ns->resident = true;
+		ns->compressed = false;
+		ns->data_size = len;
+		ns->valid_size = len;
+		ns->alloc_size = len;
+		ns->resident_data = kmemdup(ntfs_attr_value(a, 0), len ? len : 1, GFP_NOFS);
+		return ns->resident_data ? 0 : -ENOMEM;
+	}
+
+	ns->resident = false;
+	ns->data_size = le64_to_cpu(a->nr.data_size);
+	ns->valid_size = le64_to_cpu(a->nr.valid_size);
+	ns->alloc_size = le64_to_cpu(a->nr.allocated_size);
+	ns->compression_unit = a->nr.compression_unit;
+	if (ns->alloc_size & (sbi->cluster_size - 1))
+		return -EIO;
+	if (ns->compressed &&
+	    (ns->compression_unit != 4 || sbi->cluster_size > 4096))
+		return -EIO;
+	return 0;
+}
+
+/**
+ * ntfs_stream_add_extent() - Decode one extent's runs into a stream's cache
+ * @sbi:	the volume
+ * @ns:		the stream
+ * @a:		a non-resident attribute extent of that stream
+ *
+ * Return: 0, -EIO for invalid mapping pairs, -ENOMEM.
+ */
+int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
+			   const struct ntfs_attr *a)
+{
+	u32 mp = le16_to_cpu(a->nr.mp_offset);
+	int err;
+
+	down_write(&ns->run_lock);
+	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
+			       le64_to_cpu(a->nr.lowest_vcn),
+			       le64_to_cpu(a->nr.highest_vcn),
+			       sbi->total_clusters, &ns->runs, &ns->nr_runs,
+			       &ns->cap_runs);
+	up_write(&ns->run_lock);
+	return err;
+}
+
+static int ntfs_run_cmp(const void *a, const void *b)
+{
+	const struct ntfs_run *x = a, *y = b;
+
+	return x->vcn < y->vcn ? -1 : x->vcn > y->vcn;
+}
+
+/**
+ * ntfs_stream_finish_runs() - Sort and check a stream's runs once all are in
+ * @sbi:	the volume
+ * @ns:		the stream
+ *
+ * The runs must not overlap and must cover the allocation exactly.
+ *
+ * Return: 0 or -EIO.
+ */
+int ntfs_stream_finish_runs(struct ntfs_sb *sbi, struct ntfs_stream *ns)
+{
+	u64 end;
+
+	if (ns->resident)
+		return 0;
+	sort(ns->runs, ns->nr_runs, sizeof(*ns->runs), ntfs_run_cmp, NULL);
+	if (ntfs_runs_merge_check(ns->runs, ns->nr_runs))
+		return -EIO;
+	end = ns->nr_runs ? ns->runs[ns->nr_runs - 1].vcn + ns->runs[ns->nr_runs - 1].len : 0;
+	if (ns->nr_runs && ns->runs[0].vcn)
+		return -EIO;
+	if (end << sbi->cluster_bits != ns->alloc_size)
+		return -EIO;
+	ns->runs_loaded = true;
+	return 0;
+}
+
+/* ---- iomap ---------------------------------------------------------------- */
+
+static void ntfs_iomap_hole(struct iomap *iomap, loff_t offset, u64 length)
+{
+	iomap->type = IOMAP_HOLE;
+	iomap->addr = IOMAP_NULL_ADDR;
+	iomap->offset = offset;
+	iomap->length = length;
+}
+
+static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
+			    unsigned int flags, struct iomap *iomap, struct iomap *srcmap)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u8 cb = sbi->cluster_bits;
+	u64 vcn = pos >> cb, valid;
+	const struct ntfs_run *run;
+
+	if (flags & (IOMAP_WRITE | IOMAP_ZERO))
+		return -EROFS;
+	if (ns->resident || ns->compressed || ns->encrypted)
+		return -EOPNOTSUPP;
+
+	iomap->bdev = inode->i_sb->s_bdev;
+	iomap->flags = 0;
+	if (pos >= ns->alloc_size) {
+		ntfs_iomap_hole(iomap, pos, round_up(length, i_blocksize(inode)));
+		return 0;
+	}
+
+	down_read(&ns->run_lock);
+	run = ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
+	if (!run) {
+		up_read(&ns->run_lock);
+		return -EIO;
+	}
+	iomap->offset = vcn << cb;
+	iomap->length = (run->vcn + run->len - vcn) << cb;
+	if (run->lcn == NTFS_LCN_HOLE) {
+		up_read(&ns->run_lock);
+		ntfs_iomap_hole(iomap, iomap->offset, iomap->length);
+		return 0;
+	}
+	iomap->addr = (run->lcn + (vcn - run->vcn)) << cb;
+	up_read(&ns->run_lock);
+
+	/* Allocated but never written: zeros, without reading the disk. */
+	valid = round_up(ns->valid_size, i_blocksize(inode));
+	iomap->type = IOMAP_MAPPED;
+	if (iomap->offset >= valid)
+		iomap->type = IOMAP_UNWRITTEN;
+	else if (iomap->offset + iomap->length > valid)
+		iomap->length = valid - iomap->offset;
+	return 0;
+}
+
+const struct iomap_ops ntfs_iomap_ops = {
+	.iomap_begin = ntfs_iomap_begin,
+};
+
+/* ---- address space -------------------------------------------------------- */
+
+static int ntfs_read_resident_folio(struct ntfs_stream *ns, struct folio *folio)
+{
+	loff_t pos = folio_pos(folio);
+	size_t len = folio_size(folio), n = 0;
+
+	if (pos < ns->data_size)
+		n = min_t(u64, len, ns->data_size - pos);
+	if (n)
+		memcpy_to_folio(folio, 0, ns->resident_data + pos, n);
+	folio_zero_range(folio, n, len - n);
+	folio_mark_uptodate(folio);
+	folio_unlock(folio);
+	return 0;
+}
+
+static int ntfs_read_folio(struct file *file, struct folio *folio)
+{
+	struct inode *inode = folio->mapping->host;
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+
+	if (ns->resident)
+		return ntfs_read_resident_folio(ns, folio);
+	if (ns->compressed)
+		return ntfs_read_compressed_folio(inode, folio);
+	if (ns->encrypted) {
+		folio_unlock(folio);
+		return -EOPNOTSUPP;
+	}
+	return iomap_read_folio(folio, &ntfs_iomap_ops);
+}
+
+static void ntfs_readahead(struct readahead_control *rac)
+{
+	struct ntfs_stream *ns = &NTFS_I(rac->mapping->host)->stream;
+
+	if (ns->resident || ns->compressed || ns->encrypted)
+		return;
+	iomap_readahead(rac, &ntfs_iomap_ops);
+}
+
+static sector_t ntfs_bmap(struct address_space *mapping, sector_t block)
+{
+	struct ntfs_stream *ns = &NTFS_I(mapping->host)->stream;
+
+	if (ns->resident || ns->compressed || ns->encrypted)
+		return 0;
+	return iomap_bmap(mapping, block, &ntfs_iomap_ops);
+}
+
+const struct address_space_operations ntfs_aops = {
+	.read_folio		= ntfs_read_folio,
+	.readahead		= ntfs_readahead,
+	.bmap			= ntfs_bmap,
+	.direct_IO		= noop_direct_IO,
+	.release_folio		= iomap_release_folio,
+	.invalidate_folio	= iomap_invalidate_folio,
+	.is_partially_uptodate	= iomap_is_partially_uptodate,
+	.error_remove_folio	= generic_error_remove_folio,
+	.migrate_folio		= filemap_migrate_folio,
+};
+
+/**
+ * ntfs_read_stream() - Copy bytes of a stream inode out of its page cache
+ * @inode:	the inode
+ * @pos:	byte offset in the stream
+ * @buf:	destination
+ * @len:	bytes to copy; must lie inside the stream
+ *
+ * Return: 0, -EIO for a range outside the stream or an I/O error.
+ */
+int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+
+	if (pos > ns->data_size || len > ns->data_size - pos)
+		return -EIO;
+	if (ns->resident) {
+		memcpy(buf, ns->resident_data + pos, len);
+		return 0;
+	}
+	while (len) {
+		struct folio *folio = read_mapping_folio(inode->i_mapping, pos >> PAGE_SHIFT, NULL);
+		size_t off, n;
+
+		if (IS_ERR(folio))
+			return -EIO;
+		off = offset_in_folio(folio, pos);
+		n = min_t(size_t, len, folio_size(folio) - off);
+		memcpy_from_folio(buf, folio, off, n);
+		folio_put(folio);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Read @len bytes at byte @pos of the volume through the buffer cache. */
+static int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len)
+{
+	while (len) {
+		struct buffer_head *bh = sb_bread(sb, pos >> sb->s_blocksize_bits);
+		u32 off = pos & (sb->s_blocksize - 1);
+		u32 n = min_t(u32, len, sb->s_blocksize - off);
+
+		if (!bh)
+			return -EIO;
+		memcpy(buf, bh->b_data + off, n);
+		brelse(bh);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_read_nonres_attr() - Read the value of a one-extent non-resident attribute
+ * @sbi:	the volume
+ * @a:		the attribute (lowest VCN 0, holding the whole value)
+ * @buf:	destination
+ * @len:	bytes to read, at most the attribute's data size
+ *
+ * For small metadata that has no inode of its own (attribute lists);
+ * bypasses the page cache.
+ *
+ * Return: 0, -EIO, -ENOMEM.
+ */
+int ntfs_read_nonres_attr(struct ntfs_sb *sbi, const struct ntfs_attr *a, void *buf, u64 len)
+{
+	struct ntfs_stream ns = {};
+	u64 pos = 0;
+	int err;
+
+	init_rwsem(&ns.run_lock);
+	err = ntfs_stream_from_attr(sbi, &ns, a);
+	if (!err && (ns.compressed || ns.encrypted || len > ns.data_size))
+		err = -EIO;
+	if (!err)
+		err = ntfs_stream_add_extent(sbi, &ns, a);
+	if (!err)
+		err = ntfs_stream_finish_runs(sbi, &ns);
+	while (!err && pos < len) {
+		const struct ntfs_run *run = ntfs_run_lookup(ns.runs, ns.nr_runs,
+							     pos >> sbi->cluster_bits);
+		u64 in_run, n;
+
+		if (!run) {
+			err = -EIO;
+			break;
+		}
+		in_run = ((run->vcn + run->len) << sbi->cluster_bits) - pos;
+		n = min(in_run, len - pos);
+		if (run->lcn == NTFS_LCN_HOLE || pos >= ns.valid_size)
+			memset(buf + pos, 0, n);
+		else
+			err = ntfs_read_volume(sbi->sb, (run->lcn << sbi->cluster_bits) +
+					       pos - (run->vcn << sbi->cluster_bits),
+					       buf + pos, n);
+		pos += n;
+	}
+	ntfs_stream_release(&ns);
+	return err;
+}
+
+/**
+ * ntfs_new_stream_inode() - An unhashed inode whose page cache reads a stream
+ * @sb:		the super block
+ * @owner:	the file the stream belongs to (a reference is taken), or NULL
+ * @ns:		the stream; moved into the new inode
+ *
+ * Return: the inode or an ERR_PTR().
+ */
+struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
+				    struct ntfs_stream *ns)
+{
+	struct inode *inode = new_inode(sb);
+	struct ntfs_inode *ni;
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	ni = NTFS_I(inode);
+	ni->stream = *ns;
+	init_rwsem(&ni->stream.run_lock);
+	memset(ns, 0, sizeof(*ns));
+	init_rwsem(&ns->run_lock);
+	if (owner) {
+		ni->owner = igrab(owner);
+		inode->i_ino = owner->i_ino;
+	}
+	inode->i_mode = S_IFREG;
+	inode->i_size = ni->stream.data_size;
+	inode->i_mapping->a_ops = &ntfs_aops;
+	mapping_set_gfp_mask(inode->i_mapping, GFP_NOFS);
+	return inode;
+}

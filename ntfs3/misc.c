@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Smaller pieces of the read path: compressed (LZNT1) data, reparse points
+ * as symlinks, the free-cluster count, a file's parent, the volume label
+ * ioctl and the system.* attribute xattrs.
+ */
+
+#include <linux/fs.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/xattr.h>
+#include <linux/buffer_head.h>
+
+#include "ntfs3.h"
+#include "lznt1.h"
+
+/* ---- compressed streams ------------------------------------------------ */
+
+/* Read @len bytes at byte @pos of the volume. */
+static int ntfs_read_bytes(struct super_block *sb, u64 pos, void *buf, u32 len)
+{
+	while (len) {
+		struct buffer_head *bh = sb_bread(sb, pos >> sb->s_blocksize_bits);
+		u32 off = pos & (sb->s_blocksize - 1);
+		u32 n = min_t(u32, len, sb->s_blocksize - off);
+
+		if (!bh)
+			return -EIO;
+		memcpy(buf, bh->b_data + off, n);
+		brelse(bh);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Fill @dst with compression unit @cu of a compressed stream.  A unit
+ * whose clusters are all allocated is stored as is; one with no clusters
+ * is zeros; otherwise its allocated clusters (the first ones) hold LZNT1
+ * data.
+ */
+static int ntfs_read_cu(struct inode *inode, u64 cu, u8 *dst, u8 *src)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u32 cu_clusters = 1U << ns->compression_unit;
+	u32 cu_bytes = cu_clusters << sbi->cluster_bits;
+	u64 vcn = cu << ns->compression_unit, end = vcn + cu_clusters;
+	u32 have = 0;
+	size_t out;
+	int err = 0;
+
+	down_read(&ns->run_lock);
+	while (vcn < end) {
+		const struct ntfs_run *run = ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
+		u64 n;
+
+		if (!run) {
+			if ((vcn << sbi->cluster_bits) >= ns->alloc_size)
+				break;
+			err = -EIO;
+			break;
+		}
+		n = min(run->vcn + run->len, end) - vcn;
+		if (run->lcn != NTFS_LCN_HOLE) {
+			err = ntfs_read_bytes(inode->i_sb,
+					      (run->lcn + vcn - run->vcn) << sbi->cluster_bits,
+					      src + ((u64)have << sbi->cluster_bits),
+					      n << sbi->cluster_bits);
+			if (err)
+				break;
+			have += n;
+		}
+		vcn += n;
+	}
+	up_read(&ns->run_lock);
+	if (err)
+		return err;
+
+	if (have == cu_clusters) {
+		memcpy(dst, src, cu_bytes);
+		return 0;
+	}
+	if (!have) {
+		memset(dst, 0, cu_bytes);
+		return 0;
+	}
+	err = ntfs_lznt1_decompress(src, (size_t)have << sbi->cluster_bits, dst, cu_bytes, &out);
+	if (err)
+		return -EIO;
+	memset(dst + out, 0, cu_bytes - out);
+	return 0;
+}
+
+/**
+ * ntfs_read_compressed_folio() - read_folio for an LZNT1-compressed stream
+ * @inode:	the file
+ * @folio:	locked folio to fill
+ *
+ * Decompresses every compression unit the folio overlaps.
+ *
+ * Return: 0 or a negative error; the folio is unlocked either way.
+ */
+int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u32 cu_bytes = (1U << ns->compression_unit) << sbi->cluster_bits;
+	u64 pos = folio_pos(folio), end = pos + folio_size(folio);
+	u64 valid = min(ns->valid_size, ns->data_size);
+	u8 *src, *dst;
+	int err = 0;
+
+	src = kvmalloc(cu_bytes, GFP_NOFS);
+	dst = kvmalloc(cu_bytes, GFP_NOFS);
+	if (!src || !dst) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (pos < end) {
+		u64 cu = div_u64(pos, cu_bytes);
+		u64 cu_pos = cu * cu_bytes;
+		u32 off = pos - cu_pos;
+		u32 n = min_t(u64, end - pos, cu_bytes - off);
+
+		if (pos >= valid) {
+			folio_zero_range(folio, pos - folio_pos(folio), end - pos);
+			break;
+		}
+		err = ntfs_read_cu(inode, cu, dst, src);
+		if (err)
+			break;
+		if (cu_pos + cu_bytes > valid)
+			memset(dst + (valid - cu_pos), 0, cu_pos + cu_bytes - valid);
+		memcpy_to_folio(folio, pos - folio_pos(folio), dst + off, n);
+		pos += n;
+	}
+out:
+	kvfree(src);
+	kvfree(dst);
+	if (!err)
+		folio_mark_uptodate(folio);
+	else if (err == -EIO)
+		ntfs_err_ratelimited(inode->i_sb, inode->i_ino, "damaged compressed data");
+	folio_unlock(folio);
+	return err;
+}
+
+/* ---- reparse points ---------------------------------------------------- */
+
+/* A UTF-16 path from a symlink or junction as a Linux path. */
+static char *ntfs_link_target(struct ntfs_sb *sbi, const __le16 *name, u32 units, bool relative)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_NOFS), *p;
+	int n;
+
+	if (!buf)
+		return NULL;
+	/* "\??\C:\dir" names the drive; there is no drive on Linux. */
+	if (!relative && units >= 4 && name[0] == cpu_to_le16('\\') &&
+	    name[1] == cpu_to_le16('?') && name[2] == cpu_to_le16('?') &&
+	    name[3] == cpu_to_le16('\\')) {
+		name += 4;
+		units -= 4;
+	}
+	n = ntfs_name_from_utf16(sbi, name, units, buf, PATH_MAX - 1);
+	if (n <= 0) {
+		kfree(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	for (p = buf; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	return buf;
+}
+
+static char *ntfs_parse_reparse(struct ntfs_sb *sbi, const struct ntfs_reparse *rp, u32 len)
+{
+	const struct ntfs_reparse_link *l = (const void *)rp->data;
+	u32 dlen = le16_to_cpu(rp->data_length), hdr, so, sl;
+	u32 tag = le32_to_cpu(rp->tag);
+	char *t;
+
+	if (dlen > len - sizeof(*rp))
+		return NULL;
+	switch (tag) {
+	case IO_REPARSE_TAG_SYMLINK:
+	case IO_REPARSE_TAG_MOUNT_POINT:
+		hdr = tag == IO_REPARSE_TAG_SYMLINK ? sizeof(*l) : sizeof(*l) - 4;
+		if (dlen < hdr)
+			return NULL;
+		so = le16_to_cpu(l->subst_offset);
+		sl = le16_to_cpu(l->subst_length);
+		if ((so | sl) & 1 || so + sl > dlen - hdr || !sl)
+			return NULL;
+		return ntfs_link_target(sbi, (const void *)(rp->data + hdr + so), sl / 2,
+					tag == IO_REPARSE_TAG_SYMLINK &&
+					(le32_to_cpu(l->flags) & NTFS_SYMLINK_RELATIVE));
+	case IO_REPARSE_TAG_LX_SYMLINK:
+		/* A version word, then the target in UTF-8. */
+		if (dlen <= 4 || dlen - 4 >= PATH_MAX)
+			return NULL;
+		t = kmemdup_nul(rp->data + 4, dlen - 4, GFP_NOFS);
+		return t;
+	}
+	return NULL;
+}
+
+/**
+ * ntfs_load_reparse() - Note a file's reparse tag; make links into symlinks
+ * @inode:	the inode being read
+ * @rs:		its records
+ * @a:		its $REPARSE_POINT attribute
+ *
+ * Symlinks, junctions and WSL symlinks get their target in inode->i_link;
+ * other tags leave the file a regular object.
+ *
+ * Return: 0, -ENOMEM, or -EIO when the attribute cannot be read.
+ */
+int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
+		      const struct ntfs_attr *a)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_reparse *rp;
+	u64 len;
+	int err = 0;
+
+	len = a->non_resident ? le64_to_cpu(a->nr.data_size) : le32_to_cpu(a->r.value_length);
+	if (len < sizeof(*rp) || len > 16 * 1024)
+		return 0;
+	if (!a->non_resident) {
+		rp = ntfs_attr_value(a, sizeof(*rp));
+	} else {
+		rp = kmalloc(len, GFP_NOFS);
+		if (!rp)
+			return -ENOMEM;
+		err = a->nr.lowest_vcn ? -EIO : ntfs_read_nonres_attr(sbi, a, rp, len);
+	}
+	if (!err) {
+		NTFS_I(inode)->reparse_tag = le32_to_cpu(rp->tag);
+		inode->i_link = ntfs_parse_reparse(sbi, rp, len);
+	}
+	if (a->non_resident)
+		kfree(rp);
+	return err;
+}
+
+/* ---- volume-wide -------------------------------------------------------- */
+
+/**
+ * ntfs_count_free_clusters() - Free clusters, from $Bitmap, counted once
+ * @sbi:	the volume
+ *
+ * Return: the count, or -1 when $Bitmap is unreadable.
+ */
+s64 ntfs_count_free_clusters(struct ntfs_sb *sbi)
+{
+	s64 cached = atomic64_read(&sbi->free_clusters);
+	u64 bits = sbi->total_clusters, used = 0, pos = 0;
+	struct inode *bm;
+
+	if (cached >= 0)
+		return cached;
+	bm = ntfs_iget(sbi->sb, NTFS_BITMAP_INO);
+	if (IS_ERR(bm))
+		return -1;
+	if (NTFS_I(bm)->stream.data_size * 8 < bits) {
+		iput(bm);
+		return -1;
+	}
+	while (pos < bits) {
+		struct folio *folio = read_mapping_folio(bm->i_mapping, (pos / 8) >> PAGE_SHIFT,
+							 NULL);
+		u64 n = min_t(u64, bits - pos, (u64)folio_size(folio) * 8);
+		unsigned long *map;
+
+		if (IS_ERR(folio)) {
+			iput(bm);
+			return -1;
+		}
+		map = kmap_local_folio(folio, 0);
+		used += bitmap_weight(map, n);
+		kunmap_local(map);
+		folio_put(folio);
+		pos += n;
+	}
+	iput(bm);
+	atomic64_set(&sbi->free_clusters, bits - used);
+	return bits - used;
+}
+
+/**
+ * ntfs_parent_of() - The directory a file is named in (its first name)
+ * @inode:	the file
+ * @parent:	set to the parent's record number
+ *
+ * Return: 0, -EIO, -ENOENT, -ENOMEM.
+ */
+int ntfs_parent_of(struct inode *inode, u64 *parent)
+{
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a;
+	int err = ntfs_recset_load(NTFS_SB(inode->i_sb), inode->i_ino, &rs);
+
+	if (!err) {
+		err = -ENOENT;
+		while ((a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+			const struct ntfs_file_name *fn;
+
+			if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME)
+				continue;
+			fn = ntfs_attr_value(a, sizeof(*fn));
+			if (fn) {
+				*parent = NTFS_REF_RECORD(le64_to_cpu(fn->parent));
+				err = 0;
+				break;
+			}
+		}
+	}
+	ntfs_recset_free(&rs);
+	return err;
+}
+
+/**
+ * ntfs_ioctl() - FS_IOC_GETFSLABEL
+ * @file:	any file of the volume
+ * @cmd:	the ioctl
+ * @arg:	user buffer of FSLABEL_MAX bytes
+ */
+long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct ntfs_sb *sbi = NTFS_SB(file_inode(file)->i_sb);
+	char label[FSLABEL_MAX] = {};
+
+	if (cmd != FS_IOC_GETFSLABEL)
+		return -ENOTTY;
+	strscpy(label, sbi->label, sizeof(label));
+	return copy_to_user((void __user *)arg, label, sizeof(label)) ? -EFAULT : 0;
+}
+
+/* ---- xattrs ------------------------------------------------------------ */
+
+static int ntfs_xattr_get(const struct xattr_handler *h, struct dentry *unused,
+			  struct inode *inode, const char *name, void *buf, size_t size)
+{
+	u32 attr = NTFS_I(inode)->attributes;
+	size_t len;
+	union {
+		__le32 le;
+		__be32 be;
+		u8 b;
+	} v;
+
+	if (!strcmp(name, "ntfs_attrib")) {
+		v.le = cpu_to_le32(attr);
+		len = 4;
+	} else if (!strcmp(name, "ntfs_attrib_be")) {
+		v.be = cpu_to_be32(attr);
+		len = 4;
+	} else if (!strcmp(name, "dos_attrib")) {
+		v.b = attr;
+		len = 1;
+	} else {
+		return -EOPNOTSUPP;
+	}
+	if (!size)
+		return len;
+	if (size < len)
+		return -ERANGE;
+	memcpy(buf, &v, len);
+	return len;
+}
+
+static const struct xattr_handler ntfs_system_xattr_handler = {
+	.prefix	= XATTR_SYSTEM_PREFIX,
+	.get	= ntfs_xattr_get,
+};
+
+const struct xattr_handler * const ntfs_xattr_handlers[] = {
+	&ntfs_system_xattr_handler,
+	NULL,
+};
+
+/**
+ * ntfs_listxattr() - List extended attributes
+ * @dentry:	the object
+ * @buf:	output, or NULL for the size
+ * @size:	size of @buf
+ *
+ * The system.* names are not listed (as with other file systems); user.*
+ * names come with $EA support.
+ */
+ssize_t ntfs_listxattr(struct dentry *dentry, char *buf, size_t size)
+{
+	return 0;
+}

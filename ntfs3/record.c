@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MFT records: reading one through the $MFT stream, the update sequence
+ * (fixup) check, and walking attributes with every offset and length
+ * checked before it is used.  A file's attributes may be spread over its
+ * base record and extension records named by its $ATTRIBUTE_LIST;
+ * struct ntfs_recset holds all of them for one walk.
+ */
+
+#include <linux/slab.h>
+
+#include "ntfs3.h"
+
+/**
+ * ntfs_fixup() - Check and undo the update sequence of a protected block
+ * @buf:	the block (an MFT record, an index block, ...)
+ * @size:	its size in bytes, a multiple of 512
+ * @magic:	the magic it must start with
+ *
+ * The last two bytes of every 512-byte stride were replaced by the update
+ * sequence number when the block was written; they must all still hold it
+ * (otherwise the write was torn) and get their saved values back.
+ *
+ * Return: 0, or -EIO when the block is not intact.
+ */
+int ntfs_fixup(void *buf, u32 size, u32 magic)
+{
+	struct ntfs_usa_header *h = buf;
+	u32 ofs = le16_to_cpu(h->usa_offset);
+	u32 count = le16_to_cpu(h->usa_count);
+	__le16 *usa = buf + ofs;
+	u32 i;
+
+	if (size < NTFS_USA_STRIDE || size % NTFS_USA_STRIDE ||
+	    le32_to_cpu(h->magic) != magic)
+		return -EIO;
+	if (count != size / NTFS_USA_STRIDE + 1 || (ofs & 1) ||
+	    ofs < sizeof(*h) || ofs + 2 * count > NTFS_USA_STRIDE - 2)
+		return -EIO;
+
+	for (i = 1; i < count; i++) {
+		__le16 *tail = buf + i * NTFS_USA_STRIDE - 2;
+
+		if (*tail != usa[0])
+			return -EIO;
+		*tail = usa[i];
+	}
+	return 0;
+}
+
+/* Checks of the record header that every later offset relies on. */
+static int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r)
+{
+	u32 used = le32_to_cpu(r->bytes_in_use);
+	u32 first = le16_to_cpu(r->attrs_offset);
+	u32 usa_end = le16_to_cpu(r->usa.usa_offset) + 2 * le16_to_cpu(r->usa.usa_count);
+
+	if (le32_to_cpu(r->bytes_allocated) != sbi->record_size)
+		return -EIO;
+	if (used > sbi->record_size || first < usa_end || first % 8 ||
+	    first + 8 > used)
+		return -EIO;
+	return 0;
+}
+
+/**
+ * ntfs_read_record() - Read and check one MFT record
+ * @sbi:	the volume
+ * @nr:		record number
+ * @buf:	a buffer of @sbi->record_size bytes
+ *
+ * Return: 0; -EIO for a record that is damaged or beyond $MFT; another
+ * error from the page cache.
+ */
+int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf)
+{
+	int err;
+
+	if (nr >= sbi->mft_records)
+		return -EIO;
+	err = ntfs_read_stream(sbi->mft, nr << sbi->record_bits, buf, sbi->record_size);
+	if (err)
+		return err;
+	if (ntfs_fixup(buf, sbi->record_size, NTFS_MAGIC_FILE) ||
+	    ntfs_check_record_header(sbi, buf))
+		return -EIO;
+	return 0;
+}
+
+/* Checks of one attribute header at @ofs of a record with @used bytes. */
+static bool ntfs_attr_ok(const u8 *rec, u32 used, u32 ofs)
+{
+	const struct ntfs_attr *a = (const void *)(rec + ofs);
+	u32 len, name_end;
+
+	if (ofs + 16 > used)
+		return false;
+	len = le32_to_cpu(a->length);
+	if (len < NTFS_ATTR_RESIDENT_HDR || len % 8 || len > used - ofs)
+		return false;
+	name_end = le16_to_cpu(a->name_offset) + 2 * a->name_length;
+	if (a->name_length && name_end > len)
+		return false;
+
+	if (!a->non_resident) {
+		u32 vofs = le16_to_cpu(a->r.value_offset);
+		u32 vlen = le32_to_cpu(a->r.value_length);
+
+		return vofs <= len && vlen <= len - vofs;
+	}
+	if (len < NTFS_ATTR_NONRES_HDR ||
+	    le16_to_cpu(a->nr.mp_offset) >= len ||
+	    le64_to_cpu(a->nr.lowest_vcn) > le64_to_cpu(a->nr.highest_vcn) + 1 ||
+	    le64_to_cpu(a->nr.highest_vcn) >= (1ULL << 62))
+		return false;
+	if (a->nr.compression_unit && len < NTFS_ATTR_NONRES_HDR_C)
+		return false;
+	/* Sizes are only meaningful in the first extent. */
+	if (!a->nr.lowest_vcn &&
+	    (le64_to_cpu(a->nr.data_size) > le64_to_cpu(a->nr.allocated_size) ||
+	     le64_to_cpu(a->nr.valid_size) > le64_to_cpu(a->nr.data_size) ||
+	     le64_to_cpu(a->nr.allocated_size) >= (1ULL << 62)))
+		return false;
+	return true;
+}
+
+/**
+ * ntfs_next_attr() - The attribute after @prev in a record
+ * @rec:	a record that passed ntfs_read_record()
+ * @prev:	the previous attribute, or NULL for the first
+ *
+ * Return: the next attribute, NULL at the end marker, or an ERR_PTR(-EIO)
+ * when a header is out of bounds.
+ */
+struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev)
+{
+	const struct ntfs_record *r = rec;
+	u32 used = le32_to_cpu(r->bytes_in_use);
+	u32 ofs;
+
+	if (!prev)
+		ofs = le16_to_cpu(r->attrs_offset);
+	else
+		ofs = (const u8 *)prev - (const u8 *)rec + le32_to_cpu(prev->length);
+
+	if (ofs + 4 > used)
+		return ERR_PTR(-EIO);
+	if (*(const __le32 *)((const u8 *)rec + ofs) == cpu_to_le32(NTFS_AT_END))
+		return NULL;
+	if (!ntfs_attr_ok(rec, used, ofs))
+		return ERR_PTR(-EIO);
+	return (struct ntfs_attr *)((u8 *)rec + ofs);
+}
+
+/**
+ * ntfs_attr_value() - Value of a resident attribute
+ * @a:		the attribute, checked by ntfs_next_attr()
+ * @min_len:	smallest acceptable value length
+ *
+ * Return: the value, or NULL when @a is non-resident or shorter.
+ */
+void *ntfs_attr_value(const struct ntfs_attr *a, u32 min_len)
+{
+	if (a->non_resident || le32_to_cpu(a->r.value_length) < min_len)
+		return NULL;
+	return (u8 *)a + le16_to_cpu(a->r.value_offset);
+}
+
+/**
+ * ntfs_attr_name_is() - Whether an attribute has the given name
+ * @a:		the attribute
+ * @name:	UTF-16 name, or NULL for the unnamed attribute
+ * @len:	units in @name
+ */
+bool ntfs_attr_name_is(const struct ntfs_attr *a, const __le16 *name, u8 len)
+{
+	if (a->name_length != len)
+		return false;
+	return !len || !memcmp((const u8 *)a + le16_to_cpu(a->name_offset), name, 2 * len);
+}
+
+void ntfs_recset_free(struct ntfs_recset *rs)
+{
+	unsigned int i;
+
+	for (i = 0; i < rs->nr; i++)
+		kfree(rs->rec[i]);
+	kfree(rs->rec);
+	kfree(rs->recnr);
+	kvfree(rs->attr_list);
+	memset(rs, 0, sizeof(*rs));
+}
+
+static int ntfs_recset_add(struct ntfs_sb *sbi, struct ntfs_recset *rs, u64 nr)
+{
+	void **grown;
+	u64 *grown_nr;
+	void *buf;
+	int err;
+
+	if (rs->nr == rs->cap) {
+		unsigned int cap = rs->cap ? 2 * rs->cap : 4;
+
+		if (cap > NTFS_MAX_EXT_RECORDS)
+			return -EIO;
+		grown = krealloc_array(rs->rec, cap, sizeof(*grown), GFP_NOFS);
+		if (!grown)
+			return -ENOMEM;
+		rs->rec = grown;
+		grown_nr = krealloc_array(rs->recnr, cap, sizeof(*grown_nr), GFP_NOFS);
+		if (!grown_nr)
+			return -ENOMEM;
+		rs->recnr = grown_nr;
+		rs->cap = cap;
+	}
+	buf = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!buf)
+		return -ENOMEM;
+	err = ntfs_read_record(sbi, nr, buf);
+	if (err) {
+		kfree(buf);
+		return err;
+	}
+	rs->recnr[rs->nr] = nr;
+	rs->rec[rs->nr++] = buf;
+	return 0;
+}
+
+static bool ntfs_recset_has(const struct ntfs_recset *rs, u64 nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < rs->nr; i++)
+		if (rs->recnr[i] == nr)
+			return true;
+	return false;
+}
+
+/*
+ * Load the extension records an attribute list names.  Each must be in use
+ * and point back at the base record with the right sequence number.
+ */
+static int ntfs_recset_load_list(struct ntfs_sb *sbi, struct ntfs_recset *rs)
+{
+	const u8 *p = rs->attr_list, *end = p + rs->attr_list_size;
+	u16 base_seq = le16_to_cpu(((struct ntfs_record *)rs->rec[0])->sequence);
+
+	while (p < end) {
+		const struct ntfs_attr_list_entry *e = (const void *)p;
+		u64 ref, nr;
+		u16 len;
+		int err;
+
+		if (end - p < sizeof(*e))
+			return -EIO;
+		len = le16_to_cpu(e->length);
+		if (len < sizeof(*e) || len % 8 > 0 || len > end - p ||
+		    e->name_offset + 2 * e->name_length > len)
+			return -EIO;
+		ref = le64_to_cpu(e->record);
+		nr = NTFS_REF_RECORD(ref);
+		p += len;
+		if (ntfs_recset_has(rs, nr))
+			continue;
+		err = ntfs_recset_add(sbi, rs, nr);
+		if (err)
+			return err;
+		{
+			const struct ntfs_record *x = rs->rec[rs->nr - 1];
+			u64 back = le64_to_cpu(x->base_record);
+
+			if (!(le16_to_cpu(x->flags) & NTFS_RECORD_IN_USE) ||
+			    NTFS_REF_RECORD(back) != rs->base ||
+			    NTFS_REF_SEQ(back) != base_seq ||
+			    le16_to_cpu(x->sequence) != NTFS_REF_SEQ(ref))
+				return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* Copy an attribute list value, resident or not, into @rs. */
+static int ntfs_recset_read_list(struct ntfs_sb *sbi, struct ntfs_recset *rs,
+				 const struct ntfs_attr *a)
+{
+	u64 size;
+
+	if (!a->non_resident) {
+		size = le32_to_cpu(a->r.value_length);
+		rs->attr_list = kmemdup(ntfs_attr_value(a, 0), size, GFP_NOFS);
+		if (!rs->attr_list)
+			return -ENOMEM;
+		rs->attr_list_size = size;
+		return 0;
+	}
+	size = le64_to_cpu(a->nr.data_size);
+	if (a->nr.lowest_vcn || size > NTFS_MAX_ATTR_LIST)
+		return -EIO;
+	rs->attr_list = kvmalloc(size, GFP_NOFS);
+	if (!rs->attr_list)
+		return -ENOMEM;
+	rs->attr_list_size = size;
+	return ntfs_read_nonres_attr(sbi, a, rs->attr_list, size);
+}
+
+/**
+ * ntfs_recset_load() - Read a file's base record and its extension records
+ * @sbi:	the volume
+ * @nr:		base record number
+ * @rs:		set to fill; free it with ntfs_recset_free()
+ *
+ * Return: 0, -ENOENT for a record not in use or not a base record, -EIO
+ * for a damaged record or attribute list, -ENOMEM.
+ */
+int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs)
+{
+	const struct ntfs_record *r;
+	struct ntfs_attr *a = NULL;
+	int err;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->base = nr;
+	err = ntfs_recset_add(sbi, rs, nr);
+	if (err)
+		return err;
+	r = rs->rec[0];
+	if (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) || r->base_record)
+		return -ENOENT;
+
+	while ((a = ntfs_next_attr(r, a)) && !IS_ERR(a)) {
+		if (le32_to_cpu(a->type) != NTFS_AT_ATTR_LIST)
+			continue;
+		err = ntfs_recset_read_list(sbi, rs, a);
+		if (!err)
+			err = ntfs_recset_load_list(sbi, rs);
+		return err;
+	}
+	return PTR_ERR_OR_ZERO(a);
+}
+
+/**
+ * ntfs_recset_next() - Walk every attribute of every record of a set
+ * @rs:		the set
+ * @pos:	cursor, zeroed before the first call
+ *
+ * Return: the next attribute, NULL at the end, ERR_PTR(-EIO) for a damaged
+ * attribute header.
+ */
+struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_recset_pos *pos)
+{
+	struct ntfs_attr *a;
+
+	while (pos->rec < rs->nr) {
+		a = ntfs_next_attr(rs->rec[pos->rec], pos->attr);
+		if (IS_ERR(a))
+			return a;
+		if (a) {
+			pos->attr = a;
+			return a;
+		}
+		pos->rec++;
+		pos->attr = NULL;
+	}
+	return NULL;
+}

@@ -25,6 +25,7 @@ struct ntfs_inode_scan {
 	const struct ntfs_attr *index_root;
 	const struct ntfs_attr *index_alloc0;
 	const struct ntfs_attr *reparse;
+	bool has_ea;
 };
 
 static bool ntfs_is_i30(const struct ntfs_attr *a)
@@ -65,6 +66,9 @@ static int ntfs_scan_attr(struct ntfs_inode_scan *s, const struct ntfs_attr *a)
 		break;
 	case NTFS_AT_REPARSE:
 		s->reparse = a;
+		break;
+	case NTFS_AT_EA:
+		s->has_ea = true;
 		break;
 	}
 	return 0;
@@ -206,6 +210,17 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 	}
 	inode->i_mapping->a_ops = &ntfs_aops;
 	inode->i_blocks = (ni->stream.resident ? 0 : ni->stream.alloc_size) >> 9;
+	if (S_ISREG(inode->i_mode) && (ni->attributes & FILE_ATTRIBUTE_SYSTEM)) {
+		inode->i_link = ntfs_interix_link(inode);
+		if (inode->i_link) {
+			inode->i_mode = S_IFLNK | 0777;
+			inode->i_op = &ntfs_symlink_iops;
+			inode->i_fop = NULL;
+			inode->i_size = strlen(inode->i_link);
+		}
+	}
+	if (s->has_ea)
+		ntfs_apply_wsl_ea(inode);
 	if (sbi->opt.sys_immutable && (ni->attributes & FILE_ATTRIBUTE_SYSTEM) &&
 	    ni->record >= NTFS_FIRST_USER_INO)
 		inode->i_flags |= S_IMMUTABLE;
@@ -343,7 +358,7 @@ const struct inode_operations ntfs_file_iops = {
 };
 
 static const struct inode_operations ntfs_symlink_iops = {
-	.get_link	= simple_get_link,
+	.get_link	= ntfs_get_link,
 	.getattr	= ntfs_getattr,
 	.listxattr	= ntfs_listxattr,
 };

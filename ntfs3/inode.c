@@ -47,6 +47,7 @@ struct inode *ntfs_alloc_inode(struct super_block *sb)
 	ni->attributes = 0;
 	ni->security_id = 0;
 	ni->reparse_tag = 0;
+	ni->link_drive_rooted = false;
 	ni->owner = NULL;
 	ni->index_root = NULL;
 	ni->index_root_size = 0;

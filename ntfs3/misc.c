@@ -5,12 +5,14 @@
  * ioctl and the system.* attribute xattrs.
  */
 
+#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/xattr.h>
 #include <linux/buffer_head.h>
+#include <linux/unaligned.h>
 
 #include "ntfs3.h"
 #include "lznt1.h"
@@ -151,23 +153,36 @@ out:
 
 /* ---- reparse points ---------------------------------------------------- */
 
-/* A UTF-16 path from a symlink or junction as a Linux path. */
-static char *ntfs_link_target(struct ntfs_sb *sbi, const __le16 *name, u32 units, bool relative)
+/*
+ * A UTF-16 path from a symlink or junction as a Linux path.  An absolute
+ * Windows path ("\??\C:\dir\file", "C:\dir\file") names a drive Linux does
+ * not know; like the in-tree driver, it is taken to mean this volume and
+ * becomes "/dir/file" with @drive_rooted set, for ntfs_get_link() to make
+ * relative to the link's place on the volume.
+ */
+static char *ntfs_link_target(struct ntfs_sb *sbi, const __le16 *name, u32 units,
+			      bool relative, bool *drive_rooted)
 {
-	char *buf = kmalloc(PATH_MAX, GFP_NOFS), *p;
+	char *buf = kmalloc(PATH_MAX, GFP_NOFS), *p, *q;
 	int n;
 
+	*drive_rooted = false;
 	if (!buf)
 		return NULL;
-	/* "\??\C:\dir" names the drive; there is no drive on Linux. */
 	if (!relative && units >= 4 && name[0] == cpu_to_le16('\\') &&
 	    name[1] == cpu_to_le16('?') && name[2] == cpu_to_le16('?') &&
 	    name[3] == cpu_to_le16('\\')) {
 		name += 4;
 		units -= 4;
 	}
-	n = ntfs_name_from_utf16(sbi, name, units, buf, PATH_MAX - 1);
-	if (n <= 0) {
+	if (!relative && units >= 2 && name[1] == cpu_to_le16(':') &&
+	    le16_to_cpu(name[0]) < 0x80 && isalpha(le16_to_cpu(name[0]))) {
+		name += 2;
+		units -= 2;
+		*drive_rooted = true;
+	}
+	n = ntfs_name_from_utf16(sbi, name, units, buf, PATH_MAX - 2);
+	if (n < 0 || (!n && !*drive_rooted)) {
 		kfree(buf);
 		return NULL;
 	}
@@ -175,10 +190,67 @@ static char *ntfs_link_target(struct ntfs_sb *sbi, const __le16 *name, u32 units
 	for (p = buf; *p; p++)
 		if (*p == '\\')
 			*p = '/';
+	if (*drive_rooted && buf[0] != '/') {
+		for (q = buf + n; q >= buf; q--)
+			q[1] = q[0];
+		buf[0] = '/';
+	}
 	return buf;
 }
 
-static char *ntfs_parse_reparse(struct ntfs_sb *sbi, const struct ntfs_reparse *rp, u32 len)
+/**
+ * ntfs_get_link() - Target of a symlink; drive-rooted ones made relative
+ * @dentry:	the link, or NULL in RCU walk mode
+ * @inode:	its inode
+ * @done:	to free the built path
+ *
+ * Return: the target, or an ERR_PTR.
+ */
+const char *ntfs_get_link(struct dentry *dentry, struct inode *inode,
+			  struct delayed_call *done)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	char *path, *buf, *out;
+	size_t len;
+	int depth = 0;
+
+	if (!ni->link_drive_rooted)
+		return inode->i_link;
+	if (!dentry)
+		return ERR_PTR(-ECHILD);
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	out = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf || !out)
+		goto nomem;
+	path = dentry_path_raw(dentry, buf, PATH_MAX);
+	if (IS_ERR(path)) {
+		kfree(buf);
+		kfree(out);
+		return ERR_CAST(path);
+	}
+	/* One "../" per directory between the link and the volume's root. */
+	for (path++; *path; path++)
+		depth += *path == '/';
+	strscpy(out, ".", PATH_MAX);
+	len = 1;
+	while (depth-- > 0 && len + 4 < PATH_MAX)
+		len += strscpy(out + len, "/..", PATH_MAX - len);
+	if (strlcat(out, inode->i_link, PATH_MAX) >= PATH_MAX) {
+		kfree(buf);
+		kfree(out);
+		return ERR_PTR(-ENAMETOOLONG);
+	}
+	kfree(buf);
+	set_delayed_call(done, kfree_link, out);
+	return out;
+nomem:
+	kfree(buf);
+	kfree(out);
+	return ERR_PTR(-ENOMEM);
+}
+
+static char *ntfs_parse_reparse(struct ntfs_sb *sbi, const struct ntfs_reparse *rp, u32 len,
+				bool *drive_rooted)
 {
 	const struct ntfs_reparse_link *l = (const void *)rp->data;
 	u32 dlen = le16_to_cpu(rp->data_length), hdr, so, sl;
@@ -199,7 +271,8 @@ static char *ntfs_parse_reparse(struct ntfs_sb *sbi, const struct ntfs_reparse *
 			return NULL;
 		return ntfs_link_target(sbi, (const void *)(rp->data + hdr + so), sl / 2,
 					tag == IO_REPARSE_TAG_SYMLINK &&
-					(le32_to_cpu(l->flags) & NTFS_SYMLINK_RELATIVE));
+					(le32_to_cpu(l->flags) & NTFS_SYMLINK_RELATIVE),
+					drive_rooted);
 	case IO_REPARSE_TAG_LX_SYMLINK:
 		/* A version word, then the target in UTF-8. */
 		if (dlen <= 4 || dlen - 4 >= PATH_MAX)
@@ -242,11 +315,39 @@ int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 	}
 	if (!err) {
 		NTFS_I(inode)->reparse_tag = le32_to_cpu(rp->tag);
-		inode->i_link = ntfs_parse_reparse(sbi, rp, len);
+		inode->i_link = ntfs_parse_reparse(sbi, rp, len,
+						   &NTFS_I(inode)->link_drive_rooted);
 	}
 	if (a->non_resident)
 		kfree(rp);
 	return err;
+}
+
+/**
+ * ntfs_interix_link() - The target of an Interix symlink, as ntfs-3g makes them
+ * @inode:	a regular file with the SYSTEM attribute, being read
+ *
+ * Such a file holds "IntxLNK\1" and the target in UTF-16.
+ *
+ * Return: the target (kmalloc'd) or NULL when the file is not one.
+ */
+char *ntfs_interix_link(struct inode *inode)
+{
+	static const u8 magic[8] = { 'I', 'n', 't', 'x', 'L', 'N', 'K', 1 };
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u32 len = ns->data_size;
+	char *target = NULL;
+	u8 *buf;
+
+	if (ns->compressed || ns->encrypted || len <= sizeof(magic) || len > 2 * 1024 ||
+	    (len & 1))
+		return NULL;
+	buf = kmalloc(len, GFP_NOFS);
+	if (buf && !ntfs_read_stream(inode, 0, buf, len) && !memcmp(buf, magic, sizeof(magic)))
+		target = ntfs_link_target(NTFS_SB(inode->i_sb), (const __le16 *)(buf + 8),
+					  (len - 8) / 2, true, &NTFS_I(inode)->link_drive_rooted);
+	kfree(buf);
+	return target;
 }
 
 /* ---- volume-wide -------------------------------------------------------- */
@@ -343,6 +444,222 @@ long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return copy_to_user((void __user *)arg, label, sizeof(label)) ? -EFAULT : 0;
 }
 
+/* ---- $EA: user.* xattrs and WSL metadata ---------------------------- */
+
+#define NTFS_MAX_EA_SIZE	65536
+
+/* Read a file's $EA value into a new buffer; *@len is 0 when it has none. */
+static int ntfs_read_ea_value(struct inode *inode, void **buf, u32 *len)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a;
+	int err = ntfs_recset_load(sbi, inode->i_ino, &rs);
+
+	*buf = NULL;
+	*len = 0;
+	while (!err && (a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+		u64 size;
+
+		if (le32_to_cpu(a->type) != NTFS_AT_EA)
+			continue;
+		size = a->non_resident ? le64_to_cpu(a->nr.data_size) :
+					 le32_to_cpu(a->r.value_length);
+		if (size > NTFS_MAX_EA_SIZE || (a->non_resident && a->nr.lowest_vcn)) {
+			err = -EIO;
+			break;
+		}
+		*buf = kmalloc(size ? size : 1, GFP_NOFS);
+		if (!*buf) {
+			err = -ENOMEM;
+			break;
+		}
+		if (a->non_resident)
+			err = ntfs_read_nonres_attr(sbi, a, *buf, size);
+		else
+			memcpy(*buf, ntfs_attr_value(a, 0), size);
+		*len = size;
+		break;
+	}
+	if (!err && IS_ERR(a))
+		err = PTR_ERR(a);
+	ntfs_recset_free(&rs);
+	if (err) {
+		kfree(*buf);
+		*buf = NULL;
+		*len = 0;
+	}
+	return err;
+}
+
+/*
+ * Walk the entries of an $EA value.  Returns the entry after @prev (NULL:
+ * the first), NULL at the end, ERR_PTR(-EIO) for a malformed entry.
+ */
+static const struct ntfs_ea *ntfs_next_ea(const void *buf, u32 len, const struct ntfs_ea *prev)
+{
+	const struct ntfs_ea *ea;
+	u32 ofs = 0, need;
+
+	if (prev) {
+		u32 next = le32_to_cpu(prev->next_offset);
+
+		if (!next)
+			return NULL;
+		ofs = (const u8 *)prev - (const u8 *)buf;
+		if (next > len - ofs)
+			return ERR_PTR(-EIO);
+		ofs += next;
+	}
+	if (ofs >= len)
+		return NULL;
+	if (len - ofs < sizeof(*ea))
+		return ERR_PTR(-EIO);
+	ea = buf + ofs;
+	need = sizeof(*ea) + ea->name_length + 1 + le16_to_cpu(ea->value_length);
+	if (need > len - ofs || ea->name[ea->name_length] != 0)
+		return ERR_PTR(-EIO);
+	return ea;
+}
+
+static const void *ntfs_ea_value(const struct ntfs_ea *ea)
+{
+	return ea->name + ea->name_length + 1;
+}
+
+/* Find EA @name; returns it, NULL, or ERR_PTR(-EIO). */
+static const struct ntfs_ea *ntfs_find_ea(const void *buf, u32 len, const char *name)
+{
+	const struct ntfs_ea *ea = NULL;
+	size_t n = strlen(name);
+
+	while ((ea = ntfs_next_ea(buf, len, ea)) && !IS_ERR(ea))
+		if (ea->name_length == n && !memcmp(ea->name, name, n))
+			return ea;
+	return ea;
+}
+
+static bool ntfs_ea_u32(const void *buf, u32 len, const char *name, u32 *v)
+{
+	const struct ntfs_ea *ea = ntfs_find_ea(buf, len, name);
+
+	if (IS_ERR_OR_NULL(ea) || le16_to_cpu(ea->value_length) < 4)
+		return false;
+	*v = get_unaligned_le32(ntfs_ea_value(ea));
+	return true;
+}
+
+/**
+ * ntfs_apply_wsl_ea() - Owner, group, mode and device from WSL's EAs
+ * @inode:	a file being read
+ *
+ * WSL keeps POSIX metadata in the $LXUID, $LXGID, $LXMOD and $LXDEV EAs;
+ * when present they win over the mount options.
+ */
+void ntfs_apply_wsl_ea(struct inode *inode)
+{
+	u32 len, v, dev[2];
+	const struct ntfs_ea *ea;
+	void *buf;
+
+	if (ntfs_read_ea_value(inode, &buf, &len) || !len)
+		return;
+	if (ntfs_ea_u32(buf, len, "$LXUID", &v))
+		inode->i_uid = make_kuid(&init_user_ns, v);
+	if (ntfs_ea_u32(buf, len, "$LXGID", &v))
+		inode->i_gid = make_kgid(&init_user_ns, v);
+	if (ntfs_ea_u32(buf, len, "$LXMOD", &v)) {
+		umode_t type = v & S_IFMT;
+
+		/* Keep what the records say the object is; take the permissions. */
+		if (!type || type == (inode->i_mode & S_IFMT))
+			inode->i_mode = (inode->i_mode & S_IFMT) | (v & 07777);
+		else if (S_ISREG(inode->i_mode) &&
+			 (S_ISFIFO(type) || S_ISSOCK(type) || S_ISCHR(type) || S_ISBLK(type)))
+			inode->i_mode = type | (v & 07777);
+	}
+	ea = ntfs_find_ea(buf, len, "$LXDEV");
+	if (!IS_ERR_OR_NULL(ea) && le16_to_cpu(ea->value_length) >= 8 &&
+	    (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))) {
+		dev[0] = get_unaligned_le32(ntfs_ea_value(ea));
+		dev[1] = get_unaligned_le32(ntfs_ea_value(ea) + 4);
+		init_special_inode(inode, inode->i_mode, MKDEV(dev[0], dev[1]));
+	} else if (S_ISFIFO(inode->i_mode) || S_ISSOCK(inode->i_mode)) {
+		init_special_inode(inode, inode->i_mode, 0);
+	}
+	kfree(buf);
+}
+
+static int ntfs_user_xattr_get(const struct xattr_handler *h, struct dentry *unused,
+			       struct inode *inode, const char *name, void *out, size_t size)
+{
+	char full[XATTR_NAME_MAX + 1];
+	const struct ntfs_ea *ea;
+	u32 len;
+	void *buf;
+	int err;
+
+	if (snprintf(full, sizeof(full), XATTR_USER_PREFIX "%s", name) >= sizeof(full))
+		return -ERANGE;
+	err = ntfs_read_ea_value(inode, &buf, &len);
+	if (err)
+		return err;
+	ea = ntfs_find_ea(buf, len, full);
+	if (IS_ERR(ea))
+		err = -EIO;
+	else if (!ea)
+		err = -ENODATA;
+	else if (size && size < le16_to_cpu(ea->value_length))
+		err = -ERANGE;
+	else
+		err = le16_to_cpu(ea->value_length);
+	if (err > 0 && size)
+		memcpy(out, ntfs_ea_value(ea), err);
+	kfree(buf);
+	return err;
+}
+
+/**
+ * ntfs_listxattr() - List the user.* extended attributes of a file
+ * @dentry:	the object
+ * @out:	output, or NULL for the size
+ * @size:	size of @out
+ *
+ * These are the $EA entries whose names start with "user."; system.*
+ * names are not listed, as usual.
+ *
+ * Return: bytes needed or written, -ERANGE, -EIO.
+ */
+ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size)
+{
+	const struct ntfs_ea *ea = NULL;
+	ssize_t total = 0;
+	u32 len;
+	void *buf;
+	int err = ntfs_read_ea_value(d_inode(dentry), &buf, &len);
+
+	if (err)
+		return err;
+	while ((ea = ntfs_next_ea(buf, len, ea)) && !IS_ERR(ea)) {
+		if (ea->name_length <= XATTR_USER_PREFIX_LEN ||
+		    memcmp(ea->name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN))
+			continue;
+		if (size) {
+			if (total + ea->name_length + 1 > size) {
+				total = -ERANGE;
+				break;
+			}
+			memcpy(out + total, ea->name, ea->name_length + 1);
+		}
+		total += ea->name_length + 1;
+	}
+	if (IS_ERR(ea))
+		total = -EIO;
+	kfree(buf);
+	return total;
+}
+
 /* ---- xattrs ------------------------------------------------------------ */
 
 static int ntfs_xattr_get(const struct xattr_handler *h, struct dentry *unused,
@@ -381,21 +698,13 @@ static const struct xattr_handler ntfs_system_xattr_handler = {
 	.get	= ntfs_xattr_get,
 };
 
-const struct xattr_handler * const ntfs_xattr_handlers[] = {
-	&ntfs_system_xattr_handler,
-	NULL,
+static const struct xattr_handler ntfs_user_xattr_handler = {
+	.prefix	= XATTR_USER_PREFIX,
+	.get	= ntfs_user_xattr_get,
 };
 
-/**
- * ntfs_listxattr() - List extended attributes
- * @dentry:	the object
- * @buf:	output, or NULL for the size
- * @size:	size of @buf
- *
- * The system.* names are not listed (as with other file systems); user.*
- * names come with $EA support.
- */
-ssize_t ntfs_listxattr(struct dentry *dentry, char *buf, size_t size)
-{
-	return 0;
-}
+const struct xattr_handler * const ntfs_xattr_handlers[] = {
+	&ntfs_system_xattr_handler,
+	&ntfs_user_xattr_handler,
+	NULL,
+};

@@ -152,6 +152,7 @@ struct ntfs_stream {
  * @attributes:		FILE_ATTRIBUTE_* from $STANDARD_INFORMATION
  * @security_id:	index into $Secure, 0 if none
  * @reparse_tag:	tag of its $REPARSE_POINT, 0 if none
+ * @link_drive_rooted:	symlink whose target was "X:\..." (see ntfs_get_link())
  * @owner:		for a stream inode: the file it belongs to; else NULL
  * @attr_lock:		serialises loading of @attr_list and stream inodes
  * @attr_list:		copy of the $ATTRIBUTE_LIST value, or NULL
@@ -172,6 +173,7 @@ struct ntfs_inode {
 	u32			attributes;
 	u32			security_id;
 	u32			reparse_tag;
+	bool			link_drive_rooted;
 	struct inode		*owner;
 
 	struct mutex		attr_lock;
@@ -261,7 +263,11 @@ s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
 int ntfs_parent_of(struct inode *inode, u64 *parent);
 long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 extern const struct xattr_handler * const ntfs_xattr_handlers[];
-ssize_t ntfs_listxattr(struct dentry *dentry, char *buf, size_t size);
+ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
+void ntfs_apply_wsl_ea(struct inode *inode);
+char *ntfs_interix_link(struct inode *inode);
+const char *ntfs_get_link(struct dentry *dentry, struct inode *inode,
+			  struct delayed_call *done);
 
 /* dir.c */
 extern const struct inode_operations ntfs_dir_iops;

@@ -660,6 +660,199 @@ ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size)
 	return total;
 }
 
+/* ---- security descriptors ----------------------------------------------- */
+
+/**
+ * ntfs_stream_iget() - A stream inode for one named attribute of a file
+ * @sb:		the volume
+ * @nr:		record number of the file
+ * @type:	attribute type
+ * @name:	UTF-16 attribute name
+ * @name_len:	units in @name
+ *
+ * Return: the stream inode (put it with iput()), or an ERR_PTR.
+ */
+struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
+			       const __le16 *name, u8 name_len)
+{
+	struct ntfs_sb *sbi = NTFS_SB(sb);
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_stream ns = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a, *first = NULL;
+	struct inode *inode;
+	int err;
+
+	init_rwsem(&ns.run_lock);
+	err = ntfs_recset_load(sbi, nr, &rs);
+	while (!err && (a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+		if (le32_to_cpu(a->type) != type || !ntfs_attr_name_is(a, name, name_len))
+			continue;
+		if (!a->non_resident || !a->nr.lowest_vcn) {
+			first = a;
+			err = ntfs_stream_from_attr(sbi, &ns, a);
+		}
+		if (!err && a->non_resident)
+			err = ntfs_stream_add_extent(sbi, &ns, a);
+	}
+	if (!err && !first)
+		err = -ENOENT;
+	if (!err)
+		err = ntfs_stream_finish_runs(sbi, &ns);
+	ntfs_recset_free(&rs);
+	if (err) {
+		ntfs_stream_release(&ns);
+		return ERR_PTR(err);
+	}
+	ns.type = type;
+	inode = ntfs_new_stream_inode(sb, NULL, &ns);
+	if (IS_ERR(inode))
+		ntfs_stream_release(&ns);
+	return inode;
+}
+
+/*
+ * Index $Secure:$SDS by security id, once: each 256 KiB block of $SDS is
+ * followed by a mirror copy, entries are 16-byte aligned, and an entry
+ * records its own offset, which guards against reading garbage.
+ */
+static int ntfs_sds_index(struct ntfs_sb *sbi)
+{
+	static const __le16 sds[] = { cpu_to_le16('$'), cpu_to_le16('S'),
+				      cpu_to_le16('D'), cpu_to_le16('S') };
+	struct ntfs_sds_header h;
+	struct inode *inode;
+	u64 pos = 0, size;
+	int err = 0;
+
+	inode = ntfs_stream_iget(sbi->sb, NTFS_SECURE_INO, NTFS_AT_DATA, sds, ARRAY_SIZE(sds));
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	size = NTFS_I(inode)->stream.data_size;
+	while (pos + sizeof(h) <= size) {
+		u64 block_end = round_up(pos + 1, NTFS_SDS_BLOCK);
+		u32 len;
+
+		if ((pos / NTFS_SDS_BLOCK) & 1) {	/* a mirror block */
+			pos = block_end;
+			continue;
+		}
+		err = ntfs_read_stream(inode, pos, &h, sizeof(h));
+		if (err)
+			break;
+		len = le32_to_cpu(h.length);
+		if (len < sizeof(h) || pos + len > block_end || le64_to_cpu(h.offset) != pos) {
+			pos = block_end;	/* rest of the block is padding */
+			continue;
+		}
+		if (h.security_id) {
+			err = xa_err(xa_store(&sbi->sds_map, le32_to_cpu(h.security_id),
+					      xa_mk_value(pos), GFP_NOFS));
+			if (err)
+				break;
+		}
+		pos += round_up(len, 16);
+	}
+	if (!err)
+		sbi->sds = inode;
+	else
+		iput(inode);
+	return err;
+}
+
+/* The descriptor of @id from $SDS into a new buffer. */
+static int ntfs_sds_get(struct ntfs_sb *sbi, u32 id, void **out, u32 *len)
+{
+	struct ntfs_sds_header h;
+	void *entry;
+	u64 pos;
+	int err = 0;
+
+	mutex_lock(&sbi->sds_lock);
+	if (!sbi->sds && !sbi->sds_failed) {
+		err = ntfs_sds_index(sbi);
+		sbi->sds_failed = err != 0;
+	}
+	mutex_unlock(&sbi->sds_lock);
+	if (!sbi->sds)
+		return err ? err : -EIO;
+	entry = xa_load(&sbi->sds_map, id);
+	if (!entry)
+		return -ENODATA;
+	pos = xa_to_value(entry);
+	err = ntfs_read_stream(sbi->sds, pos, &h, sizeof(h));
+	if (err)
+		return err;
+	*len = le32_to_cpu(h.length) - sizeof(h);
+	*out = kmalloc(*len ? *len : 1, GFP_NOFS);
+	if (!*out)
+		return -ENOMEM;
+	err = ntfs_read_stream(sbi->sds, pos + sizeof(h), *out, *len);
+	if (err)
+		kfree(*out);
+	return err;
+}
+
+/* A descriptor kept in the file's own $SECURITY_DESCRIPTOR (NTFS 1.2 style). */
+static int ntfs_legacy_sd_get(struct inode *inode, void **out, u32 *len)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a;
+	int err = ntfs_recset_load(sbi, inode->i_ino, &rs);
+
+	while (!err && (a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+		u64 size;
+
+		if (le32_to_cpu(a->type) != NTFS_AT_SECURITY)
+			continue;
+		size = a->non_resident ? le64_to_cpu(a->nr.data_size) :
+					 le32_to_cpu(a->r.value_length);
+		if (size > 65536 || (a->non_resident && a->nr.lowest_vcn)) {
+			err = -EIO;
+			break;
+		}
+		*out = kmalloc(size ? size : 1, GFP_NOFS);
+		if (!*out) {
+			err = -ENOMEM;
+			break;
+		}
+		*len = size;
+		if (a->non_resident)
+			err = ntfs_read_nonres_attr(sbi, a, *out, size);
+		else
+			memcpy(*out, ntfs_attr_value(a, 0), size);
+		if (err)
+			kfree(*out);
+		ntfs_recset_free(&rs);
+		return err;
+	}
+	ntfs_recset_free(&rs);
+	return err ? err : -ENODATA;
+}
+
+static int ntfs_security_get(struct inode *inode, void *buf, size_t size)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	void *sd = NULL;
+	u32 len;
+	int err = -ENODATA;
+
+	if (ni->security_id)
+		err = ntfs_sds_get(NTFS_SB(inode->i_sb), ni->security_id, &sd, &len);
+	if (err == -ENODATA)
+		err = ntfs_legacy_sd_get(inode, &sd, &len);
+	if (err)
+		return err;
+	if (size && size < len)
+		err = -ERANGE;
+	else if (size)
+		memcpy(buf, sd, len);
+	kfree(sd);
+	return err ? err : len;
+}
+
 /* ---- xattrs ------------------------------------------------------------ */
 
 static int ntfs_xattr_get(const struct xattr_handler *h, struct dentry *unused,
@@ -682,6 +875,8 @@ static int ntfs_xattr_get(const struct xattr_handler *h, struct dentry *unused,
 	} else if (!strcmp(name, "dos_attrib")) {
 		v.b = attr;
 		len = 1;
+	} else if (!strcmp(name, "ntfs_security")) {
+		return ntfs_security_get(inode, buf, size);
 	} else {
 		return -EOPNOTSUPP;
 	}

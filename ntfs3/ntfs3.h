@@ -12,6 +12,7 @@
 #include <linux/nls.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include "ntfs.h"
 #include "runlist.h"
@@ -65,6 +66,10 @@ struct ntfs_options {
  * @ro_reason:		why the volume is mounted read-only, or NULL
  * @free_clusters:	free clusters, or -1 while not counted
  * @mft_records:	number of records $MFT:$DATA holds
+ * @sds_lock:		serialises building @sds_map
+ * @sds:		stream inode of $Secure:$SDS, once indexed
+ * @sds_failed:		$SDS could not be indexed
+ * @sds_map:		security id -> offset of its entry in $SDS
  */
 struct ntfs_sb {
 	struct super_block	*sb;
@@ -94,6 +99,11 @@ struct ntfs_sb {
 	const char		*ro_reason;
 	atomic64_t		free_clusters;
 	u64			mft_records;
+
+	struct mutex		sds_lock;
+	struct inode		*sds;
+	bool			sds_failed;
+	struct xarray		sds_map;
 };
 
 static inline struct ntfs_sb *NTFS_SB(struct super_block *sb)
@@ -266,6 +276,8 @@ extern const struct xattr_handler * const ntfs_xattr_handlers[];
 ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
 void ntfs_apply_wsl_ea(struct inode *inode);
 char *ntfs_interix_link(struct inode *inode);
+struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
+			       const __le16 *name, u8 name_len);
 const char *ntfs_get_link(struct dentry *dentry, struct inode *inode,
 			  struct delayed_call *done);
 

@@ -554,6 +554,7 @@ static void ntfs_free_sbi(struct ntfs_sb *sbi)
 		return;
 	if (sbi->nls)
 		unload_nls(sbi->nls);
+	xa_destroy(&sbi->sds_map);
 	kvfree(sbi->upcase);
 	kfree(sbi->opt.iocharset);
 	kfree(sbi);
@@ -727,6 +728,8 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	if (!sbi)
 		return -ENOMEM;
+	mutex_init(&sbi->sds_lock);
+	xa_init(&sbi->sds_map);
 	sbi->opt.uid = current_fsuid();
 	sbi->opt.gid = current_fsgid();
 	sbi->opt.fmask = sbi->opt.dmask = current_umask();
@@ -742,6 +745,8 @@ static void ntfs_kill_sb(struct super_block *sb)
 
 	/* Stream inodes are unhashed: the last iput evicts them at once. */
 	if (sbi) {
+		iput(sbi->sds);
+		sbi->sds = NULL;
 		iput(sbi->bitmap);
 		iput(sbi->mft);
 		sbi->bitmap = NULL;

@@ -31,11 +31,32 @@ mv "$LOGS/host/results.log.new" "$LOGS/host/results.log" 2>/dev/null || : >"$LOG
 say HOST "$(grep -c '^# HX-TEST' "$LOGS/host/results.log") host-side tests"
 "$S/results.py" --name host --results "$LOGS/host/results.log" --tally "$tally" || status=1
 
+# The NTFS suites read the test images: attach them, and put their
+# manifests into the guest at /ntfs-images.
+ntfs_disks() {
+	"$S/make-ntfs-images.sh"
+	ov=$BUILD/ntfs-overlay
+	rm -rf "$ov"
+	mkdir -p "$ov/ntfs-images"
+	DISKS="" DISK_NAMES=""
+	for name in $NTFS_IMAGES; do
+		DISKS="$DISKS $BUILD/ntfs-images/$name.img:ro"
+		DISK_NAMES="$DISK_NAMES $name"
+		cp "$BUILD/ntfs-images/$name".* "$ov/ntfs-images/" 2>/dev/null || :
+	done
+	rm -f "$ov"/ntfs-images/*.img
+	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
+}
+NTFS_IMAGES=${NTFS_IMAGES:-c4k-r1k c512 c64k c2m s4k-r4k bigdir}
+
 # The VM boots.  KASAN kernels under TCG may stall a minute in early boot.
 for boot in $BOOTS; do
 	V=${boot%%:*}
+	suites=$(echo "${boot#*:}" | tr ',' ' ')
+	unset DISKS DISK_NAMES EXTRA_OVERLAY
+	case " $suites " in *" ntfs-read "*) ntfs_disks ;; esac
 	set +e
-	MODE=check SUITES="$(echo "${boot#*:}" | tr ',' ' ')" NAME="check-$V" \
+	MODE=check SUITES="$suites" NAME="check-$V" \
 		TIMEOUT="${TIMEOUT:-1500}" "$S/vm.sh" "$V"
 	rc=$?
 	set -e

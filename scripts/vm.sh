@@ -6,6 +6,7 @@
 #   CMD       shell command to run in MODE=cmd
 #   DISKS     images to attach as virtio disks, "path" or "path:ro"
 #   DISK_NAMES  names for them, in order, for the guest (HX_DISK_NAMES)
+#   EXTRA_OVERLAY  directory copied into the guest's / for this boot
 #   TIMEOUT   hard limit for the whole boot in seconds    (default 600)
 #   NAME      name of this boot; logs go to build/logs/boot-NAME/
 #   INTERACTIVE=1  console on the terminal (MODE=run)
@@ -37,6 +38,8 @@ mkdir -p "$dir/overlay/hx"
 	echo "HX_DISK_NAMES='${DISK_NAMES:-}'"
 } >"$dir/overlay/hx/env"
 printf '%s\n' "${CMD:-true}" >"$dir/overlay/hx/cmd"
+# EXTRA_OVERLAY: a directory whose contents join the guest's / (test data).
+[ -z "${EXTRA_OVERLAY:-}" ] || cp -a "$EXTRA_OVERLAY"/. "$dir/overlay/"
 (cd "$dir/overlay" && find . | cpio -o -H newc -R 0:0 --quiet) >"$dir/overlay.cpio"
 cat "$initrd" "$dir/overlay.cpio" >"$dir/initrd.cpio"
 

@@ -1,0 +1,107 @@
+#!/bin/sh
+# Every NTFS test image (scripts/make-ntfs-images.sh, attached read-only as
+# virtio disks in HX_DISK_NAMES order) mounted with our ntfs3 and listed by
+# /tests/tools/walk: names, types, sizes, SHA-256 of every file, link
+# counts, symlink targets, user.* xattrs and NTFS attributes must equal the
+# manifests written on the host through ntfs-3g.  The in-tree ntfs3 walks
+# the same volumes as a reference; its differences are shown, not judged.
+. /tests/include/tap.sh
+. /hx/env
+META=/ntfs-images
+WALK=/tests/tools/walk
+MNT=/mnt/ntfs-read
+
+use_driver() {
+	rmmod ntfs3 2>/dev/null
+	insmod "/lib/modules/$1/ntfs3.ko"
+}
+
+# Symlink targets that name the volume's root: ntfs-3g writes "@MNT@/x",
+# our driver "./../x" relative to the link.  Both become "/x"; their
+# lengths are not compared.
+normalize() {
+	awk -F '\t' 'BEGIN { OFS = "\t" }
+	$1 == "l" {
+		t = $6
+		if (index(t, "@MNT@") == 1) {
+			t = substr(t, 6)
+			$3 = "-"
+		} else if (index(t, "./") == 1) {
+			n = split(substr($2, 3), p, "/")
+			dir = ""
+			for (i = 1; i < n; i++) dir = dir "/" p[i]
+			t = dir "/" substr(t, 3)
+			m = split(t, q, "/"); k = 0
+			for (i = 1; i <= m; i++) {
+				if (q[i] == "" || q[i] == ".") continue
+				if (q[i] == "..") { if (k) k--; continue }
+				r[++k] = q[i]
+			}
+			t = ""
+			for (i = 1; i <= k; i++) t = t "/" r[i]
+			if (t == "") t = "/"
+			$3 = "-"
+		}
+		$6 = t
+	}
+	{ print }'
+}
+
+# same EXPECTED ACTUAL WHAT: compare two sorted files, show the difference.
+same() {
+	if cmp -s "$1" "$2"; then
+		return 0
+	fi
+	echo "# $3: $(diff "$1" "$2" | grep -c '^[-+][^-+]') lines differ, first ones:"
+	diff "$1" "$2" | grep '^[-+][^-+]' | head -n 12 | sed 's/^/#   /'
+	return 1
+}
+
+walk_image() {	# DEV NAME DRIVER OPTS: write /tmp/NAME.DRIVER.{manifest,xattrs,attrib}
+	mkdir -p "$MNT"
+	mount -t ntfs3 -o "ro$4" "$1" "$MNT" 2>/tmp/mount.err || return 1
+	"$WALK" manifest "$MNT" | normalize | sort >"/tmp/$2.$3.manifest"
+	"$WALK" xattrs "$MNT" | sort >"/tmp/$2.$3.xattrs"
+	"$WALK" attrib "$MNT" | sort >"/tmp/$2.$3.attrib"
+	umount "$MNT"
+}
+
+expected() {	# NAME KIND
+	if [ "$2" = manifest ]; then
+		normalize <"$META/$1.$2" | sort
+	else
+		sort "$META/$1.$2"
+	fi
+}
+
+letters="a b c d e f g h i j k l m n o p"
+set -- $letters
+for name in $HX_DISK_NAMES; do
+	dev=/dev/vd$1
+	shift
+	[ -f "$META/$name.manifest" ] || continue
+
+	use_driver ours
+	check "$name: our ntfs3 mounts it" walk_image "$dev" "$name" ours ""
+	for kind in manifest xattrs attrib; do
+		expected "$name" "$kind" >"/tmp/$name.expected.$kind"
+		check "$name: $kind as ntfs-3g wrote it ($(wc -l <"/tmp/$name.expected.$kind") lines)" \
+			same "/tmp/$name.expected.$kind" "/tmp/$name.ours.$kind" "$name $kind"
+	done
+
+	use_driver intree
+	if walk_image "$dev" "$name" intree ",iocharset=utf8"; then
+		n=0
+		for kind in manifest xattrs; do
+			same "/tmp/$name.expected.$kind" "/tmp/$name.intree.$kind" \
+				"in-tree $kind (reference only)" || n=$((n + 1))
+		done
+		check "$name: in-tree ntfs3 walked it too ($n kinds differ from ntfs-3g, shown above)" true
+	else
+		echo "# $name: the in-tree ntfs3 refused it: $(cat /tmp/mount.err)"
+	fi
+	rm -f /tmp/"$name".*
+done
+rmmod ntfs3 2>/dev/null
+insmod /lib/modules/ours/ntfs3.ko
+tap_done

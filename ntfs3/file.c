@@ -179,10 +179,14 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 		if (err)
 			return err;
 	}
-	if (inode->i_link) {
+	ni->dir_record = dir;
+	if (ni->link) {
+		/* Drive-rooted targets are built per lookup by ntfs_get_link(). */
+		if (!ni->link_drive_rooted)
+			inode->i_link = ni->link;
 		inode->i_mode = S_IFLNK | 0777;
 		inode->i_op = &ntfs_symlink_iops;
-		inode->i_size = strlen(inode->i_link);
+		inode->i_size = strlen(ni->link);
 		set_nlink(inode, max(1U, s->names));
 		return 0;
 	}
@@ -211,12 +215,13 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 	inode->i_mapping->a_ops = &ntfs_aops;
 	inode->i_blocks = (ni->stream.resident ? 0 : ni->stream.alloc_size) >> 9;
 	if (S_ISREG(inode->i_mode) && (ni->attributes & FILE_ATTRIBUTE_SYSTEM)) {
-		inode->i_link = ntfs_interix_link(inode);
-		if (inode->i_link) {
+		ni->link = ntfs_interix_link(inode);
+		inode->i_link = ni->link;
+		if (ni->link) {
 			inode->i_mode = S_IFLNK | 0777;
 			inode->i_op = &ntfs_symlink_iops;
 			inode->i_fop = NULL;
-			inode->i_size = strlen(inode->i_link);
+			inode->i_size = strlen(ni->link);
 		}
 	}
 	if (s->has_ea)

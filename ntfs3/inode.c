@@ -48,6 +48,8 @@ struct inode *ntfs_alloc_inode(struct super_block *sb)
 	ni->security_id = 0;
 	ni->reparse_tag = 0;
 	ni->link_drive_rooted = false;
+	ni->dir_record = false;
+	ni->link = NULL;
 	ni->owner = NULL;
 	ni->index_root = NULL;
 	ni->index_root_size = 0;
@@ -73,8 +75,7 @@ void ntfs_free_inode(struct inode *inode)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 
-	if (S_ISLNK(inode->i_mode))
-		kfree(inode->i_link);
+	kfree(ni->link);
 	kfree(ni->index_root);
 	ntfs_stream_release(&ni->stream);
 	kmem_cache_free(ntfs_inode_cachep, ni);
@@ -263,10 +264,14 @@ static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 	iomap->addr = (run->lcn + (vcn - run->vcn)) << cb;
 	up_read(&ns->run_lock);
 
-	/* Allocated but never written: zeros, without reading the disk. */
+	/*
+	 * Allocated but never written: zeros, without reading the disk.  The
+	 * test is on @pos: a cluster may start below the valid size and @pos
+	 * lie past it, and the mapping only matters from @pos on.
+	 */
 	valid = round_up(ns->valid_size, i_blocksize(inode));
 	iomap->type = IOMAP_MAPPED;
-	if (iomap->offset >= valid)
+	if (pos >= valid)
 		iomap->type = IOMAP_UNWRITTEN;
 	else if (iomap->offset + iomap->length > valid)
 		iomap->length = valid - iomap->offset;

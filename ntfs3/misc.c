@@ -215,7 +215,7 @@ const char *ntfs_get_link(struct dentry *dentry, struct inode *inode,
 	int depth = 0;
 
 	if (!ni->link_drive_rooted)
-		return inode->i_link;
+		return ni->link;
 	if (!dentry)
 		return ERR_PTR(-ECHILD);
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
@@ -235,7 +235,7 @@ const char *ntfs_get_link(struct dentry *dentry, struct inode *inode,
 	len = 1;
 	while (depth-- > 0 && len + 4 < PATH_MAX)
 		len += strscpy(out + len, "/..", PATH_MAX - len);
-	if (strlcat(out, inode->i_link, PATH_MAX) >= PATH_MAX) {
+	if (strlcat(out, ni->link, PATH_MAX) >= PATH_MAX) {
 		kfree(buf);
 		kfree(out);
 		return ERR_PTR(-ENAMETOOLONG);
@@ -315,7 +315,7 @@ int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 	}
 	if (!err) {
 		NTFS_I(inode)->reparse_tag = le32_to_cpu(rp->tag);
-		inode->i_link = ntfs_parse_reparse(sbi, rp, len,
+		NTFS_I(inode)->link = ntfs_parse_reparse(sbi, rp, len,
 						   &NTFS_I(inode)->link_drive_rooted);
 	}
 	if (a->non_resident)
@@ -865,6 +865,15 @@ static int ntfs_xattr_get(const struct xattr_handler *h, struct dentry *unused,
 		__be32 be;
 		u8 b;
 	} v;
+
+	/*
+	 * As Windows reports them: directories carry their flag in $FILE_NAME
+	 * only, and a file with no attribute at all is "normal".
+	 */
+	if (NTFS_I(inode)->dir_record)
+		attr |= FILE_ATTRIBUTE_DIRECTORY;
+	else if (!attr)
+		attr = FILE_ATTRIBUTE_NORMAL;
 
 	if (!strcmp(name, "ntfs_attrib")) {
 		v.le = cpu_to_le32(attr);

@@ -163,6 +163,8 @@ struct ntfs_stream {
  * @security_id:	index into $Secure, 0 if none
  * @reparse_tag:	tag of its $REPARSE_POINT, 0 if none
  * @link_drive_rooted:	symlink whose target was "X:\..." (see ntfs_get_link())
+ * @dir_record:		the MFT record says directory (also for junctions)
+ * @link:		symlink target; also in i_link unless @link_drive_rooted
  * @owner:		for a stream inode: the file it belongs to; else NULL
  * @attr_lock:		serialises loading of @attr_list and stream inodes
  * @attr_list:		copy of the $ATTRIBUTE_LIST value, or NULL
@@ -184,6 +186,8 @@ struct ntfs_inode {
 	u32			security_id;
 	u32			reparse_tag;
 	bool			link_drive_rooted;
+	bool			dir_record;
+	char			*link;
 	struct inode		*owner;
 
 	struct mutex		attr_lock;

@@ -3,9 +3,11 @@
  * walk: list a mounted tree in the formats of scripts/make-ntfs-images.sh,
  * fast enough for 100 000 files under emulation (no fork per file).
  *
- *   walk manifest DIR   type, path, size, sha256, nlink, symlink target
+ *   walk manifest DIR   type, path, size, sha256 (up to 1 GiB), nlink, symlink target
  *   walk xattrs DIR     path, user.* name, value in hex ("-" when empty)
  *   walk attrib DIR     path, system.ntfs_attrib as 0x%08x
+ *
+ *   walk range FILE OFF LEN  SHA-256 of a byte range
  *
  * Paths are "./relative"; output is unsorted (pipe it through sort).
  */
@@ -208,6 +210,10 @@ static void do_entry(int dirfd, const char *name, const char *path)
 		}
 		target[n] = 0;
 		printf("l\t%s\t%zd\t-\t%lu\t%s\n", path, n, (unsigned long)st.st_nlink, target);
+	} else if (S_ISREG(st.st_mode) && st.st_size > (1LL << 30)) {
+		/* Like the manifests: no hash above 1 GiB (see the .samples files). */
+		printf("f\t%s\t%lld\t-\t%lu\t-\n", path, (long long)st.st_size,
+		       (unsigned long)st.st_nlink);
 	} else if (S_ISREG(st.st_mode)) {
 		err = hash_file(dirfd, name, hash);
 		if (err) {
@@ -250,8 +256,40 @@ static void walk(const char *path)
 	closedir(d);
 }
 
+/* walk range FILE OFFSET LENGTH: SHA-256 of that byte range. */
+static int hash_range(const char *path, long long off, long long len)
+{
+	static unsigned char buf[1 << 16];
+	struct sha256 s;
+	char hex[65];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	sha256_init(&s);
+	while (len > 0) {
+		n = pread(fd, buf, len < (long long)sizeof(buf) ? len : (long long)sizeof(buf), off);
+		if (n <= 0) {
+			fprintf(stderr, "%s: read error at %lld\n", path, off);
+			return 1;
+		}
+		sha256_update(&s, buf, n);
+		off += n;
+		len -= n;
+	}
+	close(fd);
+	sha256_hex(&s, hex);
+	printf("%s\n", hex);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "range"))
+		return hash_range(argv[2], atoll(argv[3]), atoll(argv[4]));
 	if (argc != 3) {
 		fprintf(stderr, "usage: walk manifest|xattrs|attrib DIR\n");
 		return 2;

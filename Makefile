@@ -8,7 +8,7 @@ S := scripts
 # Our own tests run on the debug kernel (KASAN, UBSAN, lockdep).  The tree's
 # futex selftests run on the default kernel: futex_requeue gives its waiters
 # a 30 ms timeout that thread creation on the KASAN kernel under TCG overruns.
-CHECK_BOOTS ?= debug:smoke,futex default:futex-selftests
+CHECK_BOOTS ?= debug:smoke,futex,ntfs-read debug+icount:futex-selftests
 
 .PHONY: all run check bench tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help

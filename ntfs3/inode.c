@@ -55,7 +55,6 @@ struct inode *ntfs_alloc_inode(struct super_block *sb)
 	ni->index_root_size = 0;
 	ni->index_block_size = 0;
 	ni->index_collation = 0;
-	mutex_init(&ni->attr_lock);
 	memset(&ni->stream, 0, sizeof(ni->stream));
 	init_rwsem(&ni->stream.run_lock);
 	return &ni->vfs_inode;

@@ -315,8 +315,9 @@ int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 	}
 	if (!err) {
 		NTFS_I(inode)->reparse_tag = le32_to_cpu(rp->tag);
-		NTFS_I(inode)->link = ntfs_parse_reparse(sbi, rp, len,
-						   &NTFS_I(inode)->link_drive_rooted);
+		struct ntfs_inode *ni = NTFS_I(inode);
+
+		ni->link = ntfs_parse_reparse(sbi, rp, len, &ni->link_drive_rooted);
 	}
 	if (a->non_resident)
 		kfree(rp);

@@ -98,7 +98,7 @@ enum {
 	NTFS_SECURE_INO		= 9,
 	NTFS_UPCASE_INO		= 10,
 	NTFS_EXTEND_INO		= 11,
-	NTFS_FIRST_USER_INO	= 16,	/* 12..15 reserved; user files from 16 (24 with $Extend files) */
+	NTFS_FIRST_USER_INO	= 16,	/* 12..15 reserved */
 };
 
 /* Attribute types. */

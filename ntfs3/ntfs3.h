@@ -17,8 +17,9 @@
 #include "ntfs.h"
 #include "runlist.h"
 
+#include <linux/xattr.h>
+
 struct iomap_ops;
-struct xattr_handler;
 
 /* Limits that keep a corrupt volume from making us allocate without bound. */
 #define NTFS_MAX_ATTR_LIST	(256 * 1024)
@@ -89,7 +90,7 @@ struct ntfs_sb {
 
 	struct inode		*mft;
 	struct inode		*bitmap;
-	u16			*upcase;
+	__le16			*upcase;
 	u32			upcase_len;
 
 	u8			major;
@@ -100,7 +101,7 @@ struct ntfs_sb {
 	atomic64_t		free_clusters;
 	u64			mft_records;
 
-	struct mutex		sds_lock;
+	struct mutex		sds_lock;	/* building sds_map */
 	struct inode		*sds;
 	bool			sds_failed;
 	struct xarray		sds_map;
@@ -166,9 +167,6 @@ struct ntfs_stream {
  * @dir_record:		the MFT record says directory (also for junctions)
  * @link:		symlink target; also in i_link unless @link_drive_rooted
  * @owner:		for a stream inode: the file it belongs to; else NULL
- * @attr_lock:		serialises loading of @attr_list and stream inodes
- * @attr_list:		copy of the $ATTRIBUTE_LIST value, or NULL
- * @attr_list_size:	bytes in @attr_list
  * @stream:		the stream this inode reads
  * @index_root:		directories: copy of the $INDEX_ROOT:$I30 value
  * @index_root_size:	its size
@@ -189,10 +187,6 @@ struct ntfs_inode {
 	bool			dir_record;
 	char			*link;
 	struct inode		*owner;
-
-	struct mutex		attr_lock;
-	void			*attr_list;
-	u32			attr_list_size;
 
 	struct ntfs_stream	stream;
 

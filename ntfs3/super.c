@@ -43,25 +43,25 @@ void ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...)
 /* ---- options ----------------------------------------------------------- */
 
 enum {
-	Opt_uid, Opt_gid, Opt_umask, Opt_fmask, Opt_dmask, Opt_iocharset,
-	Opt_showmeta, Opt_hidden, Opt_nohidden, Opt_hide_dot_files,
-	Opt_sys_immutable, Opt_nocase, Opt_force,
+	OPT_UID, OPT_GID, OPT_UMASK, OPT_FMASK, OPT_DMASK, OPT_IOCHARSET,
+	OPT_SHOWMETA, OPT_HIDDEN, OPT_NOHIDDEN, OPT_HIDE_DOT_FILES,
+	OPT_SYS_IMMUTABLE, OPT_NOCASE, OPT_FORCE,
 };
 
 static const struct fs_parameter_spec ntfs_param_spec[] = {
-	fsparam_u32("uid", Opt_uid),
-	fsparam_u32("gid", Opt_gid),
-	fsparam_u32oct("umask", Opt_umask),
-	fsparam_u32oct("fmask", Opt_fmask),
-	fsparam_u32oct("dmask", Opt_dmask),
-	fsparam_string("iocharset", Opt_iocharset),
-	fsparam_flag_no("showmeta", Opt_showmeta),
-	fsparam_flag("hidden", Opt_hidden),
-	fsparam_flag("nohidden", Opt_nohidden),
-	fsparam_flag_no("hide_dot_files", Opt_hide_dot_files),
-	fsparam_flag_no("sys_immutable", Opt_sys_immutable),
-	fsparam_flag_no("nocase", Opt_nocase),
-	fsparam_flag_no("force", Opt_force),
+	fsparam_u32("uid", OPT_UID),
+	fsparam_u32("gid", OPT_GID),
+	fsparam_u32oct("umask", OPT_UMASK),
+	fsparam_u32oct("fmask", OPT_FMASK),
+	fsparam_u32oct("dmask", OPT_DMASK),
+	fsparam_string("iocharset", OPT_IOCHARSET),
+	fsparam_flag_no("showmeta", OPT_SHOWMETA),
+	fsparam_flag("hidden", OPT_HIDDEN),
+	fsparam_flag("nohidden", OPT_NOHIDDEN),
+	fsparam_flag_no("hide_dot_files", OPT_HIDE_DOT_FILES),
+	fsparam_flag_no("sys_immutable", OPT_SYS_IMMUTABLE),
+	fsparam_flag_no("nocase", OPT_NOCASE),
+	fsparam_flag_no("force", OPT_FORCE),
 	{}
 };
 
@@ -76,49 +76,50 @@ static int ntfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		return opt;
 
 	switch (opt) {
-	case Opt_uid:
+	case OPT_UID:
 		o->uid = make_kuid(current_user_ns(), r.uint_32);
 		if (!uid_valid(o->uid))
 			return invalfc(fc, "invalid uid %u", r.uint_32);
 		break;
-	case Opt_gid:
+	case OPT_GID:
 		o->gid = make_kgid(current_user_ns(), r.uint_32);
 		if (!gid_valid(o->gid))
 			return invalfc(fc, "invalid gid %u", r.uint_32);
 		break;
-	case Opt_umask:
-		o->fmask = o->dmask = r.uint_32 & 0777;
+	case OPT_UMASK:
+		o->fmask = r.uint_32 & 0777;
+		o->dmask = o->fmask;
 		break;
-	case Opt_fmask:
+	case OPT_FMASK:
 		o->fmask = r.uint_32 & 0777;
 		break;
-	case Opt_dmask:
+	case OPT_DMASK:
 		o->dmask = r.uint_32 & 0777;
 		break;
-	case Opt_iocharset:
+	case OPT_IOCHARSET:
 		kfree(o->iocharset);
 		o->iocharset = param->string;
 		param->string = NULL;
 		break;
-	case Opt_showmeta:
+	case OPT_SHOWMETA:
 		o->showmeta = !r.negated;
 		break;
-	case Opt_hidden:
+	case OPT_HIDDEN:
 		o->nohidden = 0;
 		break;
-	case Opt_nohidden:
+	case OPT_NOHIDDEN:
 		o->nohidden = 1;
 		break;
-	case Opt_hide_dot_files:
+	case OPT_HIDE_DOT_FILES:
 		o->hide_dot_files = !r.negated;
 		break;
-	case Opt_sys_immutable:
+	case OPT_SYS_IMMUTABLE:
 		o->sys_immutable = !r.negated;
 		break;
-	case Opt_nocase:
+	case OPT_NOCASE:
 		o->nocase = !r.negated;
 		break;
-	case Opt_force:
+	case OPT_FORCE:
 		o->force = !r.negated;
 		break;
 	}
@@ -364,7 +365,7 @@ static int ntfs_load_upcase(struct super_block *sb, struct ntfs_sb *sbi)
 	u64 size;
 	u32 i;
 
-	sbi->upcase = kvmalloc_array(65536, sizeof(u16), GFP_KERNEL);
+	sbi->upcase = kvmalloc_array(65536, sizeof(__le16), GFP_KERNEL);
 	if (!sbi->upcase)
 		return -ENOMEM;
 	if (!IS_ERR(inode)) {
@@ -413,9 +414,9 @@ static int ntfs_load_volume(struct super_block *sb, struct ntfs_sb *sbi)
 			name = ntfs_attr_value(a, 0);
 			if (!name)
 				break;
-			n = utf16s_to_utf8s((const wchar_t *)name,
-					    min_t(u32, 128, le32_to_cpu(a->r.value_length) / 2),
-					    UTF16_LITTLE_ENDIAN, sbi->label, sizeof(sbi->label) - 1);
+			n = min_t(u32, 128, le32_to_cpu(a->r.value_length) / 2);
+			n = utf16s_to_utf8s((const wchar_t *)name, n, UTF16_LITTLE_ENDIAN,
+					    sbi->label, sizeof(sbi->label) - 1);
 			sbi->label[max(n, 0)] = 0;
 			break;
 		}
@@ -438,7 +439,7 @@ out:
 	return 0;
 }
 
-/* The first page of $LogFile: all 0xff (emptied) or a restart area marked clean. */
+/* Whether the journal is clean: its first page all 0xff (emptied) or marked clean. */
 static bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi)
 {
 	struct inode *inode = ntfs_iget(sb, NTFS_LOGFILE_INO);
@@ -489,7 +490,7 @@ static bool ntfs_hibernated(struct super_block *sb, struct ntfs_sb *sbi, struct 
 	len = min_t(u64, 4096, NTFS_I(inode)->stream.data_size);
 	p = kzalloc(4096, GFP_KERNEL);
 	if (p && S_ISREG(inode->i_mode) && !ntfs_read_stream(inode, 0, p, len))
-		hib = memchr_inv(p, 0, len) != NULL;
+		hib = !!memchr_inv(p, 0, len);
 	kfree(p);
 	iput(inode);
 	return hib;
@@ -502,7 +503,7 @@ static void ntfs_check_clean(struct super_block *sb, struct ntfs_sb *sbi, struct
 	if (!sbi->ro_reason && ntfs_hibernated(sb, sbi, root))
 		sbi->ro_reason = "Windows is hibernated on it (or Fast Startup is on)";
 	if (!sbi->ro_reason && !ntfs_logfile_clean(sb, sbi))
-		sbi->ro_reason = "$LogFile is not clean and replay is not implemented yet";
+		sbi->ro_reason = "the journal is not clean (replay is not implemented yet)";
 }
 
 /* ---- super operations -------------------------------------------------- */
@@ -516,7 +517,8 @@ static int ntfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	buf->f_type = sb->s_magic;
 	buf->f_bsize = sbi->cluster_size;
 	buf->f_blocks = sbi->total_clusters;
-	buf->f_bfree = buf->f_bavail = free < 0 ? 0 : free;
+	buf->f_bfree = free < 0 ? 0 : free;
+	buf->f_bavail = buf->f_bfree;
 	buf->f_files = sbi->mft_records;
 	buf->f_ffree = 0;
 	buf->f_fsid = u64_to_fsid(sbi->serial);
@@ -721,7 +723,9 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 
 	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE) {
 		/* Options are parsed into a scratch copy and not changed. */
-		fc->fs_private = kzalloc(sizeof(struct ntfs_options), GFP_KERNEL);
+		struct ntfs_options *scratch = kzalloc(sizeof(*scratch), GFP_KERNEL);
+
+		fc->fs_private = scratch;
 		fc->ops = &ntfs_context_ops;
 		return fc->fs_private ? 0 : -ENOMEM;
 	}
@@ -732,7 +736,8 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	xa_init(&sbi->sds_map);
 	sbi->opt.uid = current_fsuid();
 	sbi->opt.gid = current_fsgid();
-	sbi->opt.fmask = sbi->opt.dmask = current_umask();
+	sbi->opt.fmask = current_umask();
+	sbi->opt.dmask = sbi->opt.fmask;
 	fc->s_fs_info = sbi;
 	fc->fs_private = &sbi->opt;
 	fc->ops = &ntfs_context_ops;

@@ -21,7 +21,7 @@ build_one() {
 		--filter 'P Module.symvers' --filter 'P modules.order' \
 		"$srcdir/" "$out/$name/"
 	run_logged "module $name ($V)" "$LOGS/module-$name-$V.log" \
-		make -C "$kout" M="$out/$name" CC="ccache gcc" W=1 -j"$JOBS" modules
+		make -C "$kout" M="$out/$name" CC="ccache gcc" W=1 C=1 -j"$JOBS" modules
 	if grep -q 'warning:' "$LOGS/module-$name-$V.log"; then
 		grep 'warning:' "$LOGS/module-$name-$V.log" >&2
 		die "module $name ($V) builds with warnings; log: $LOGS/module-$name-$V.log"

@@ -523,6 +523,62 @@ static struct dentry *ntfs_lookup(struct inode *dir, struct dentry *dentry, unsi
 	return d_splice_alias(inode, dentry);
 }
 
+/* ---- nocase: one dentry per name regardless of case ------------------ */
+
+/* @name upcased into @out (NTFS_MAX_NAME + 1 units); returns units or < 0. */
+static int ntfs_upcased(struct ntfs_sb *sbi, const char *name, int len, __le16 *out)
+{
+	int n = ntfs_name_to_utf16(sbi, name, len, out), i;
+
+	for (i = 0; i < n; i++)
+		out[i] = cpu_to_le16(ntfs_upcase(sbi, le16_to_cpu(out[i])));
+	return n;
+}
+
+static int ntfs_d_hash(const struct dentry *dentry, struct qstr *q)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dentry->d_sb);
+	__le16 *u = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*u), GFP_ATOMIC);
+	unsigned long hash;
+	int n, i;
+
+	if (!u)
+		return -ENOMEM;
+	n = ntfs_upcased(sbi, q->name, q->len, u);
+	if (n >= 0) {
+		hash = init_name_hash(dentry);
+		for (i = 0; i < n; i++)
+			hash = partial_name_hash(le16_to_cpu(u[i]), hash);
+		q->hash = end_name_hash(hash);
+	}
+	kfree(u);
+	return 0;	/* unconvertible names keep the default hash */
+}
+
+static int ntfs_d_compare(const struct dentry *dentry, unsigned int len,
+			  const char *str, const struct qstr *name)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dentry->d_sb);
+	__le16 *a = kmalloc_array(2 * (NTFS_MAX_NAME + 1), sizeof(*a), GFP_ATOMIC);
+	int na, nb, differ = 1;
+
+	if (!a)
+		return len != name->len || memcmp(str, name->name, len);
+	na = ntfs_upcased(sbi, str, len, a);
+	nb = ntfs_upcased(sbi, name->name, name->len, a + NTFS_MAX_NAME + 1);
+	if (na < 0 || nb < 0)
+		differ = len != name->len || memcmp(str, name->name, len);
+	else
+		differ = na != nb || memcmp(a, a + NTFS_MAX_NAME + 1, 2 * na);
+	kfree(a);
+	return differ;
+}
+
+const struct dentry_operations ntfs_nocase_dops = {
+	.d_hash		= ntfs_d_hash,
+	.d_compare	= ntfs_d_compare,
+};
+
 const struct file_operations ntfs_dir_fops = {
 	.llseek		= generic_file_llseek,
 	.read		= generic_read_dir,

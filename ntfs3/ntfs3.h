@@ -282,6 +282,7 @@ const char *ntfs_get_link(struct dentry *dentry, struct inode *inode,
 /* dir.c */
 extern const struct inode_operations ntfs_dir_iops;
 extern const struct file_operations ntfs_dir_fops;
+extern const struct dentry_operations ntfs_nocase_dops;
 int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref);
 int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *out);
 int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);

@@ -645,6 +645,8 @@ static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_xattr = ntfs_xattr_handlers;
 	sb->s_time_gran = 100;
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
+	if (sbi->opt.nocase)
+		sb->s_d_op = &ntfs_nocase_dops;
 	sb->s_flags |= SB_RDONLY | SB_NODIRATIME;
 	atomic64_set(&sbi->free_clusters, -1);
 

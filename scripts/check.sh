@@ -55,6 +55,15 @@ ntfs_disks() {
 	"$S/make-demo-disk.sh"
 	DISKS="$DISKS $BUILD/demo/forensics.img:ro"
 	DISK_NAMES="$DISK_NAMES forensics"
+	# A blank volume for the in-tree driver to write in the VM (copied there).
+	if [ ! -f "$BUILD/ntfs-blank.img" ]; then
+		truncate -s 32M "$BUILD/ntfs-blank.img.new"
+		mkntfs -F -f -q -L blank "$BUILD/ntfs-blank.img.new" >/dev/null 2>&1 ||
+			die "mkntfs could not make $BUILD/ntfs-blank.img"
+		mv "$BUILD/ntfs-blank.img.new" "$BUILD/ntfs-blank.img"
+	fi
+	DISKS="$DISKS $BUILD/ntfs-blank.img:ro"
+	DISK_NAMES="$DISK_NAMES blank"
 	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
 }
 NTFS_IMAGES=${NTFS_IMAGES:-c4k-r1k c512 c64k c2m s4k-r4k bigdir}

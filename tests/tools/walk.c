@@ -8,6 +8,7 @@
  *   walk attrib DIR     path, system.ntfs_attrib as 0x%08x
  *
  *   walk range FILE OFF LEN  SHA-256 of a byte range
+ *   walk setxattr FILE NAME VALUE
  *
  * Paths are "./relative"; output is unsorted (pipe it through sort).
  */
@@ -288,6 +289,8 @@ static int hash_range(const char *path, long long off, long long len)
 
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "setxattr"))
+		return lsetxattr(argv[2], argv[3], argv[4], strlen(argv[4]), 0) ? perror(argv[2]), 1 : 0;
 	if (argc == 5 && !strcmp(argv[1], "range"))
 		return hash_range(argv[2], atoll(argv[3]), atoll(argv[4]));
 	if (argc != 3) {

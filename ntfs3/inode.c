@@ -318,9 +318,10 @@ static void ntfs_readahead(struct readahead_control *rac)
 {
 	struct ntfs_stream *ns = &NTFS_I(rac->mapping->host)->stream;
 
-	if (ns->resident || ns->compressed || ns->encrypted)
-		return;
-	iomap_readahead(rac, &ntfs_iomap_ops);
+	if (ns->compressed && !ns->encrypted)
+		ntfs_readahead_compressed(rac);
+	else if (!ns->resident && !ns->encrypted)
+		iomap_readahead(rac, &ntfs_iomap_ops);
 }
 
 static sector_t ntfs_bmap(struct address_space *mapping, sector_t block)

@@ -265,6 +265,7 @@ int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 
 /* misc.c */
 int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio);
+void ntfs_readahead_compressed(struct readahead_control *rac);
 int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 		      const struct ntfs_attr *a);
 s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);

@@ -67,6 +67,7 @@ struct ntfs_options {
  * @ro_reason:		why the volume is mounted read-only, or NULL
  * @free_clusters:	free clusters, or -1 while not counted
  * @mft_records:	number of records $MFT:$DATA holds
+ * @attrdef_count:	attribute types defined in $AttrDef
  * @sds_lock:		serialises building @sds_map
  * @sds:		stream inode of $Secure:$SDS, once indexed
  * @sds_failed:		$SDS could not be indexed
@@ -100,6 +101,7 @@ struct ntfs_sb {
 	const char		*ro_reason;
 	atomic64_t		free_clusters;
 	u64			mft_records;
+	u32			attrdef_count;
 
 	struct mutex		sds_lock;	/* building sds_map */
 	struct inode		*sds;

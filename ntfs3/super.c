@@ -385,6 +385,35 @@ static int ntfs_load_upcase(struct super_block *sb, struct ntfs_sb *sbi)
 	return 0;
 }
 
+/*
+ * $AttrDef: 0xa0-byte definitions (name, type, flags, size limits).  The
+ * read path only needs it to be sane; the write path will check attribute
+ * sizes against it.
+ */
+#define NTFS_ATTRDEF_SIZE	0xa0
+
+static void ntfs_load_attrdef(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	struct inode *inode = ntfs_iget(sb, NTFS_ATTRDEF_INO);
+	u64 size = IS_ERR(inode) ? 0 : NTFS_I(inode)->stream.data_size;
+	u8 *buf = NULL;
+	u32 i, n = 0;
+
+	if (size && size % NTFS_ATTRDEF_SIZE == 0 && size <= 64 * NTFS_ATTRDEF_SIZE)
+		buf = kmalloc(size, GFP_KERNEL);
+	if (buf && !ntfs_read_stream(inode, 0, buf, size)) {
+		for (i = 0; i < size; i += NTFS_ATTRDEF_SIZE)
+			n += get_unaligned_le32(buf + i + 0x80) != 0;
+	}
+	if (n)
+		sbi->attrdef_count = n;
+	else
+		pr_warn("ntfs3 (%s): $AttrDef is unreadable or empty\n", sb->s_id);
+	kfree(buf);
+	if (!IS_ERR(inode))
+		iput(inode);
+}
+
 static int ntfs_load_volume(struct super_block *sb, struct ntfs_sb *sbi)
 {
 	struct ntfs_recset_pos pos = {};
@@ -669,6 +698,7 @@ static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		return err;
 	ntfs_check_mftmirr(sb, sbi);
+	ntfs_load_attrdef(sb, sbi);
 
 	root = ntfs_iget(sb, NTFS_ROOT_INO);
 	if (IS_ERR(root)) {

@@ -299,6 +299,7 @@ int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref)
 struct ntfs_dir_cursor {
 	loff_t pos;			/* ctx->pos the cursor is at */
 	int depth;			/* -1: not started */
+	u64 nodes;			/* index blocks read by this walk */
 	bool done;
 	/* An entry the caller's buffer had no room for: emitted first next time. */
 	bool pending;
@@ -320,6 +321,7 @@ static void ntfs_cursor_reset(struct ntfs_dir_cursor *c)
 	c->depth = -1;
 	c->done = false;
 	c->pending = false;
+	c->nodes = 0;
 	c->pos = 2;
 }
 
@@ -349,7 +351,12 @@ static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
 			return ERR_PTR(-EIO);
 		if (!l->child_done && le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD) {
 			l->child_done = true;
-			if (c->depth == NTFS_MAX_INDEX_DEPTH)
+			/*
+			 * A sound tree visits each block once; more visits mean
+			 * child pointers that are shared or loop.
+			 */
+			if (c->depth == NTFS_MAX_INDEX_DEPTH ||
+			    ++c->nodes > (ni->stream.data_size >> 9) + 1)
 				return ERR_PTR(-EIO);
 			err = ntfs_node_read(ni, ntfs_entry_child(e), &c->lvl[c->depth + 1].node);
 			if (err)

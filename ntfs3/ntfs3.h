@@ -231,6 +231,7 @@ struct ntfs_recset_pos {
 /* record.c */
 int ntfs_fixup(void *buf, u32 size, u32 magic);
 int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf);
+int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r);
 struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev);
 void *ntfs_attr_value(const struct ntfs_attr *a, u32 min_len);
 bool ntfs_attr_name_is(const struct ntfs_attr *a, const __le16 *name, u8 len);

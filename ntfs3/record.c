@@ -49,7 +49,7 @@ int ntfs_fixup(void *buf, u32 size, u32 magic)
 }
 
 /* Checks of the record header that every later offset relies on. */
-static int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r)
+int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r)
 {
 	u32 used = le32_to_cpu(r->bytes_in_use);
 	u32 first = le16_to_cpu(r->attrs_offset);

@@ -273,7 +273,8 @@ static int ntfs_load_mft(struct super_block *sb, struct ntfs_sb *sbi)
 			brelse(bh);
 		}
 	}
-	if (ntfs_fixup(rec, sbi->record_size, NTFS_MAGIC_FILE))
+	if (ntfs_fixup(rec, sbi->record_size, NTFS_MAGIC_FILE) ||
+	    ntfs_check_record_header(sbi, rec))
 		goto out;
 	while ((a = ntfs_next_attr(rec, a)) && !IS_ERR(a)) {
 		if (le32_to_cpu(a->type) == NTFS_AT_DATA && !a->name_length &&

@@ -64,6 +64,12 @@ ntfs_disks() {
 	fi
 	DISKS="$DISKS $BUILD/ntfs-blank.img:ro"
 	DISK_NAMES="$DISK_NAMES blank"
+	# Volumes in special states for tests/ntfs-read/feat-*: a GPT disk with
+	# one volume per partition, and one with 4096-byte logical blocks.
+	"$S/make-ntfs-special.sh"
+	DISKS="$DISKS $BUILD/ntfs-special/special.img:ro $BUILD/ntfs-special/special-4k.img:ro:4k"
+	DISK_NAMES="$DISK_NAMES special special-4k"
+	cp "$BUILD/ntfs-special/special.meta" "$ov/ntfs-images/"
 	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
 }
 NTFS_IMAGES=${NTFS_IMAGES:-c4k-r1k c512 c64k c2m s4k-r4k bigdir}
@@ -80,7 +86,7 @@ for boot in $BOOTS; do
 	set +e
 	name=check-$(echo "$spec" | tr '+' '-')
 	MODE=check SUITES="$suites" NAME="$name" ICOUNT=$ic \
-		TIMEOUT="${TIMEOUT:-1500}" "$S/vm.sh" "$V"
+		TIMEOUT="${TIMEOUT:-2700}" TEST_TIMEOUT="${TEST_TIMEOUT:-900}" "$S/vm.sh" "$V"
 	rc=$?
 	set -e
 	"$S/results.py" --name "vm-$spec" --results "$LOGS/boot-$name/results.log" \

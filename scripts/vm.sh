@@ -4,7 +4,8 @@
 #   MODE      check | cmd | run | probe | hang           (default check)
 #   SUITES    test suites to run in MODE=check
 #   CMD       shell command to run in MODE=cmd
-#   DISKS     images to attach as virtio disks, "path" or "path:ro"
+#   DISKS     images to attach as virtio disks, "path", "path:ro" (read-only),
+#             "path:4k" (4096-byte logical blocks) or "path:ro:4k"
 #   DISK_NAMES  names for them, in order, for the guest (HX_DISK_NAMES)
 #   EXTRA_OVERLAY  directory copied into the guest's / for this boot
 #   TIMEOUT   hard limit for the whole boot in seconds    (default 600)
@@ -88,11 +89,21 @@ fi
 disk_args=""
 i=0
 for d in ${DISKS:-}; do
-	path=${d%:ro}
-	ro=""
-	[ "$path" = "$d" ] || ro=",readonly=on"
+	# suffixes, in any order: ":ro" read-only, ":4k" 4096-byte logical
+	# (and physical) blocks, as on a 4Kn disk
+	path=$d ro="" bs=""
+	while :; do
+		case "$path" in
+		*:ro) path=${path%:ro} ro=",readonly=on" ;;
+		*:4k) path=${path%:4k} bs=4096 ;;
+		*) break ;;
+		esac
+	done
 	[ -f "$path" ] || die "disk image $path does not exist"
-	disk_args="$disk_args -drive file=$path,if=virtio,format=raw,cache=unsafe$ro"
+	# -drive if=none + -device (not if=virtio): devices made by -device keep
+	# the command line's order, so the disks are vda, vdb, ... in DISKS order
+	disk_args="$disk_args -drive file=$path,if=none,id=disk$i,format=raw,cache=unsafe$ro"
+	disk_args="$disk_args -device virtio-blk-pci,drive=disk$i${bs:+,logical_block_size=$bs,physical_block_size=$bs}"
 	i=$((i + 1))
 done
 

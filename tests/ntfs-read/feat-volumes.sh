@@ -12,7 +12,7 @@
 #   hiber     hiberfil.sys starting with "hibr": the same, one message
 #             about hibernation
 #   logfile   $LogFile restart area with a client in use, not clean: the
-#             same, one message naming $LogFile
+#             same, one message naming $LogFile (or the journal)
 #   v12       $Volume version 1.2: the same, one message naming 1.2
 #   mirr      $MFTMirr differs from $MFT: mounts, a warning names $MFTMirr
 #   upcase    $UpCase zeroed: mounts, a warning names $UpCase, every name of
@@ -135,7 +135,7 @@ in_tree() {
 		dev=$(vol_dev "$1")
 	fi
 	if try_mount "$dev" "$2"; then
-		echo "# in-tree: $1: mounted ($(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)), hello.txt $(reads "$1" hello.txt >/dev/null && echo reads || echo differs)"
+		echo "# in-tree: $1: mounted ($(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)), hello.txt $(reads "$1" hello.txt >/dev/null && echo reads || echo differs), $(find "$MNT" | wc -l) objects"
 	else
 		echo "# in-tree: $1: mount failed: $MERR"
 	fi
@@ -175,7 +175,7 @@ umount "$MNT" 2>/dev/null
 # states that make a volume read-only
 readonly_state dirty 'dirty' "VOLUME_IS_DIRTY"
 readonly_state hiber 'hibernat' "hiberfil.sys with hibr"
-readonly_state logfile 'logfile' "unclean \$LogFile"
+readonly_state logfile 'logfile|journal' "unclean \$LogFile"
 readonly_state v12 '1\.2' "NTFS 1.2"
 
 # states that only warn

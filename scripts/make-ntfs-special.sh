@@ -1,0 +1,619 @@
+#!/bin/sh
+# make-ntfs-special.sh: small NTFS volumes in special states for the feature
+# tests tests/ntfs-read/feat-*, in build/ntfs-special/:
+#
+#   special.img     a GPT disk, one NTFS volume per partition; the GPT
+#                   partition name is the volume's name (the guest finds it
+#                   as PARTNAME in /sys/class/block/*/uevent):
+#     opts      mount options: attributes, Latin-1 and non-Latin-1 names
+#     sys       syscalls: label, fragmented/sparse/compressed files, WOF, EFS
+#     bootbak   sector 0 zeroed: only the backup boot sector is left
+#     noboot    both boot sectors zeroed
+#     dirty     $Volume's VOLUME_INFORMATION flags with 0x0001 (dirty)
+#     hiber     hiberfil.sys in the root starting with "hibr"
+#     logfile   $LogFile restart pages with a client in use, not clean
+#     mirr      $MFTMirr's copy of record 0 differs from $MFT's
+#     upcase    $UpCase's data zeroed
+#     v12       $Volume's version patched to 1.2
+#   special-4k.img  a volume with 4096-byte sectors, to be attached with
+#                   4096-byte logical blocks (DISKS "path:ro:4k", vm.sh)
+#   special.meta    what the tests expect, tab-separated (see the end)
+#
+# Each volume: mkntfs on a file, filled through ntfs-3g (FUSE; never the
+# host kernel's ntfs3), read back through a fresh read-only ntfs-3g mount,
+# then patched byte-wise (python3; MFT records with their update sequence
+# applied and re-applied) into its special state.  Partition 1 (opts) is a
+# healthy volume: images.sh walks partition 1 of an unknown disk with both
+# drivers.
+#
+# Idempotent: build/ntfs-special/stamp holds a hash of this script and the
+# ntfs-3g version.
+set -eu
+. "$(dirname "$0")/lib.sh"
+OUT=$BUILD/ntfs-special
+SELF=$TOP/scripts/make-ntfs-special.sh
+
+for t in mkntfs ntfs-3g ntfsinfo setfattr python3 fallocate mountpoint; do
+	command -v "$t" >/dev/null 2>&1 || die "make-ntfs-special: $t missing (scripts/deps.sh)"
+done
+key=$( (cat "$SELF"; dpkg-query -W -f='${Version}' ntfs-3g 2>/dev/null || true) |
+	sha256sum | cut -d' ' -f1)
+if [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ] && [ -f "$OUT/special.img" ] &&
+	[ -f "$OUT/special-4k.img" ] && [ -f "$OUT/special.meta" ]; then
+	say NTFS "special images up to date: ${OUT#"$TOP"/}"
+	exit 0
+fi
+[ "$(id -u)" = 0 ] || die "make-ntfs-special: needs root (FUSE mounts)"
+[ -c /dev/fuse ] || die "make-ntfs-special: /dev/fuse missing"
+
+NEW=$OUT.new
+LOG=$LOGS/ntfs-special.log
+MNT=$NEW/mnt
+fuse_pid=
+cleanup() {
+	if [ -n "$fuse_pid" ]; then
+		umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
+		kill "$fuse_pid" 2>/dev/null || true
+		wait "$fuse_pid" 2>/dev/null || true
+		fuse_pid=
+	fi
+	if [ -d "$NEW" ] && ! grep -q " $NEW/" /proc/mounts; then
+		rm -rf "$NEW"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+rm -rf "$NEW"
+mkdir -p "$NEW/vol" "$MNT"
+: >"$LOG"
+say NTFS "building special images in ${OUT#"$TOP"/} (log: ${LOG#"$TOP"/})"
+start=$(date +%s)
+
+H=$NEW/h.py
+cat >"$H" <<'EOF'
+"""Helpers: deterministic content, the fragmenter, NTFS patching, GPT."""
+import hashlib, os, struct, sys, uuid, zlib
+
+CHUNK = 1 << 16
+
+def block(seed, i, kind):
+    if kind == "rand":
+        return hashlib.shake_256(b"%s:%d" % (seed, i)).digest(CHUNK)
+    line = b"%s line %06d: the quick brown fox jumps over the lazy dog\n"
+    out, n = b"", i * 1000
+    while len(out) < CHUNK:
+        out += line % (seed, n)
+        n += 1
+    return out[:CHUNK]
+
+def data(seed, size, kind="rand"):
+    seed = seed.encode()
+    out = b"".join(block(seed, i, kind) for i in range((size + CHUNK - 1) // CHUNK))
+    return out[:size]
+
+def write_at(path, off, size, kind, seed=None):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    os.pwrite(fd, data(seed or os.path.basename(path), size, kind), off)
+    os.close(fd)
+
+def fragment(path, runs):
+    """Fill the volume, give back 2*runs + 400 clusters at the end of the
+    filler, then grow PATH and a partner one cluster at a time in turn:
+    each allocation goes to the next free cluster after the file's last
+    one, so the two interleave and PATH gets about RUNS extents."""
+    d = os.path.dirname(path)
+    cl = os.statvfs(d).f_bsize
+    filler, partner = d + "/.filler", d + "/.partner"
+    content = data("frag", (runs + 1) * cl)
+    ft = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    fp = os.open(partner, os.O_WRONLY | os.O_CREAT, 0o644)
+    os.pwrite(ft, content[:cl], 0)
+    os.pwrite(fp, bytes(cl), 0)
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+    pos, step, zero = 0, 1 << 20, bytes(1 << 20)
+    while True:
+        try:
+            pos += os.pwrite(fd, zero[:step], pos)
+        except OSError:
+            if step == cl:
+                break
+            step = cl
+    os.ftruncate(fd, max(0, pos - (2 * runs + 400) * cl))
+    os.close(fd)
+    for i in range(1, runs + 1):
+        os.pwrite(ft, content[i * cl:(i + 1) * cl], i * cl)
+        os.pwrite(fp, bytes(cl), i * cl)
+    os.close(ft)
+    os.close(fp)
+    os.unlink(partner)
+    os.unlink(filler)
+
+def wof_reparse():
+    """[MS-FSCC] 2.1.2.1 with IO_REPARSE_TAG_WOF: WOF_EXTERNAL_INFO
+    (version 1, provider 2 = file) + FILE_PROVIDER_EXTERNAL_INFO_V1
+    (version 1, algorithm 0 = XPRESS4K)."""
+    body = struct.pack("<IIII", 1, 2, 1, 0)
+    return struct.pack("<IHH", 0x80000017, len(body), 0) + body
+
+def wof_stream(content):
+    """WofCompressedData for XPRESS4K: a table of the end offsets of the
+    chunks but the last (relative to the end of the table), then the
+    chunks; a chunk whose stored size equals its size is stored raw."""
+    chunks = [content[i:i + 4096] for i in range(0, len(content), 4096)]
+    ends, e = [], 0
+    for c in chunks[:-1]:
+        e += len(c)
+        ends.append(e)
+    return struct.pack("<%dI" % len(ends), *ends) + b"".join(chunks)
+
+# ---- NTFS, for patching ----------------------------------------------------
+
+def runlist(mp):
+    """Decode mapping pairs: [(vcn, lcn or None, length)]."""
+    out, i, vcn, lcn = [], 0, 0, 0
+    while i < len(mp) and mp[i]:
+        ls, os_ = mp[i] & 15, mp[i] >> 4
+        ln = int.from_bytes(mp[i + 1:i + 1 + ls], "little")
+        if os_:
+            lcn += int.from_bytes(mp[i + 1 + ls:i + 1 + ls + os_], "little", signed=True)
+            out.append((vcn, lcn, ln))
+        else:
+            out.append((vcn, None, ln))
+        vcn += ln
+        i += 1 + ls + os_
+    return out
+
+class Vol:
+    def __init__(self, path):
+        self.f = open(path, "r+b")
+        b = self.read(0, 512)
+        bps = struct.unpack_from("<H", b, 0x0b)[0]
+        spc = b[0x0d] if b[0x0d] <= 0x80 else 1 << (256 - b[0x0d])
+        self.cs = bps * spc
+        self.mft_lcn, self.mirr_lcn = struct.unpack_from("<QQ", b, 0x30)
+        c = struct.unpack_from("<b", b, 0x40)[0]
+        self.rs = c * self.cs if c > 0 else 1 << -c
+        self.mft = [(0, self.mft_lcn, 1 << 40)]
+        rec = self.record(0)
+        self.mft = self.data_runs(rec)
+
+    def read(self, off, n):
+        self.f.seek(off)
+        return bytearray(self.f.read(n))
+
+    def write(self, off, b):
+        self.f.seek(off)
+        self.f.write(b)
+
+    def vcn_off(self, runs, byte):
+        v, r = divmod(byte, self.cs)
+        for vcn, lcn, ln in runs:
+            if vcn <= v < vcn + ln:
+                return (lcn + v - vcn) * self.cs + r
+        raise SystemExit("offset %d not mapped" % byte)
+
+    def rec_off(self, n, mirror=False):
+        if mirror:
+            return self.mirr_lcn * self.cs + n * self.rs
+        return self.vcn_off(self.mft, n * self.rs)
+
+    def record(self, n, mirror=False):
+        b = self.read(self.rec_off(n, mirror), self.rs)
+        assert b[:4] == b"FILE", (n, bytes(b[:4]))
+        uo, uc = struct.unpack_from("<HH", b, 4)
+        stride = self.rs // (uc - 1)
+        usn = b[uo:uo + 2]
+        for i in range(1, uc):
+            p = i * stride - 2
+            assert b[p:p + 2] == usn, "record %d: bad fixup" % n
+            b[p:p + 2] = b[uo + 2 * i:uo + 2 * i + 2]
+        return b
+
+    def put_record(self, n, b, mirror=False):
+        b = bytearray(b)
+        uo, uc = struct.unpack_from("<HH", b, 4)
+        stride = self.rs // (uc - 1)
+        usn = b[uo:uo + 2]
+        for i in range(1, uc):
+            p = i * stride - 2
+            b[uo + 2 * i:uo + 2 * i + 2] = b[p:p + 2]
+            b[p:p + 2] = usn
+        self.write(self.rec_off(n, mirror), b)
+
+    @staticmethod
+    def attrs(rec):
+        o = struct.unpack_from("<H", rec, 0x14)[0]
+        while o + 8 <= len(rec):
+            t, ln = struct.unpack_from("<II", rec, o)
+            if t == 0xffffffff or ln == 0:
+                return
+            yield t, o, ln
+            o += ln
+
+    def attr(self, rec, typ):
+        for t, o, ln in self.attrs(rec):
+            if t == typ and rec[o + 9] == 0:	# unnamed
+                return o
+        raise SystemExit("no attribute 0x%x" % typ)
+
+    def data_runs(self, rec):
+        o = self.attr(rec, 0x80)
+        assert rec[o + 8], "resident"
+        mo = struct.unpack_from("<H", rec, o + 0x20)[0]
+        return runlist(rec[o + mo:o + struct.unpack_from("<I", rec, o + 4)[0]])
+
+    def resident_value(self, rec, typ):
+        o = self.attr(rec, typ)
+        vl, vo = struct.unpack_from("<IH", rec, o + 0x10)
+        return o + vo, vl
+
+    def find(self, name, parent=5):
+        """The base record of the file NAME in directory record PARENT."""
+        for n in range(16, 4096):
+            try:
+                rec = self.record(n)
+            except AssertionError:
+                continue
+            if not struct.unpack_from("<H", rec, 0x16)[0] & 1:
+                continue
+            for t, o, ln in self.attrs(rec):
+                if t != 0x30:
+                    continue
+                vo = o + struct.unpack_from("<H", rec, o + 0x14)[0]
+                pr = struct.unpack_from("<Q", rec, vo)[0] & ((1 << 48) - 1)
+                nl = rec[vo + 0x40]
+                nm = rec[vo + 0x42:vo + 0x42 + 2 * nl].decode("utf-16-le")
+                if nm == name and pr == parent:
+                    return n
+        raise SystemExit("%s not found" % name)
+
+def volume_info(v, fn):
+    """Change $Volume's VOLUME_INFORMATION in $MFT and in $MFTMirr."""
+    for mirror in (False, True):
+        rec = v.record(3, mirror)
+        o, _ = v.resident_value(rec, 0x70)
+        fn(rec, o)
+        v.put_record(3, rec, mirror)
+
+def restart_page(page, file_size):
+    """A $LogFile restart page (RSTR, version 1.1) whose restart area has
+    client 0 ("NTFS") in use and no RESTART_VOLUME_IS_CLEAN (0x0002)."""
+    p = bytearray(page)
+    uc = page // 512 + 1
+    ra = (0x1e + 2 * uc + 7) & ~7
+    struct.pack_into("<4sHHQIIHhh", p, 0, b"RSTR", 0x1e, uc, 0, page, page, ra, 1, 1)
+    lsn = 0x400000
+    struct.pack_into("<QHHHHIHHQIHHI", p, ra, lsn, 1, 0xffff, 0x0000, 0x0000,
+                     67 - file_size.bit_length(), 0x30 + 0xa0, 0x30, file_size, 0, 0x30, 0x40, 1)
+    name = "NTFS".encode("utf-16-le")
+    struct.pack_into("<QQHHH6xI", p, ra + 0x30, lsn, lsn, 0xffff, 0xffff, 1, len(name))
+    p[ra + 0x30 + 0x20:ra + 0x30 + 0x20 + len(name)] = name
+    usn = b"\x01\x00"
+    p[0x1e:0x20] = usn
+    for i in range(1, uc):
+        q = i * 512 - 2
+        p[0x1e + 2 * i:0x20 + 2 * i] = p[q:q + 2]
+        p[q:q + 2] = usn
+    return p
+
+def patch(img, what, arg=None):
+    v = Vol(img)
+    if what == "bootbak":		# sector 0 only
+        v.write(0, bytes(512))
+    elif what == "noboot":		# and the backup in the last sector
+        v.write(0, bytes(512))
+        v.f.seek(0, 2)
+        v.write(v.f.tell() - 512, bytes(512))
+    elif what == "dirty":
+        def f(rec, o):
+            struct.pack_into("<H", rec, o + 10, struct.unpack_from("<H", rec, o + 10)[0] | 1)
+        volume_info(v, f)
+    elif what == "v12":
+        def f(rec, o):
+            rec[o + 8], rec[o + 9] = 1, 2
+        volume_info(v, f)
+    elif what == "mirr":		# one byte of record 0's $STANDARD_INFORMATION
+        rec = v.record(0, True)
+        o, _ = v.resident_value(rec, 0x10)
+        rec[o + 1] ^= 0x5a
+        v.put_record(0, rec, True)
+    elif what == "upcase":
+        for vcn, lcn, ln in v.data_runs(v.record(10)):
+            v.write(lcn * v.cs, bytes(ln * v.cs))
+    elif what == "logfile":
+        rec = v.record(2)
+        runs = v.data_runs(rec)
+        o = v.attr(rec, 0x80)
+        size = struct.unpack_from("<Q", rec, o + 0x30)[0]
+        for off in (0, 4096):
+            v.write(v.vcn_off(runs, off), restart_page(4096, size))
+    elif what == "efs":		# $DATA attribute header flags |= 0x4000
+        n = v.find(arg)
+        rec = v.record(n)
+        o = v.attr(rec, 0x80)
+        struct.pack_into("<H", rec, o + 12, struct.unpack_from("<H", rec, o + 12)[0] | 0x4000)
+        v.put_record(n, rec)
+        print(n)
+    else:
+        raise SystemExit("unknown patch " + what)
+    v.f.close()
+
+def gpt(out, parts):
+    """A GPT disk (512-byte sectors) with one partition per image, 1 MiB
+    aligned, named after the image, type "Microsoft basic data"."""
+    S, MiB = 512, 1 << 20
+    layout, lba = [], MiB // S
+    for spec in parts:
+        path, name = spec.split("=", 1)
+        n = os.path.getsize(path) // S
+        layout.append((path, name, lba, n))
+        lba += (n * S + MiB - 1) // MiB * MiB // S
+    total = lba + MiB // S
+    last = total - 1
+    ent = bytearray(128 * 128)
+    btype = uuid.UUID("EBD0A0A2-B9E5-4433-87C0-68B6B72699C7").bytes_le
+    for i, (path, name, start, n) in enumerate(layout):
+        uid = uuid.uuid5(uuid.NAMESPACE_URL, "hx-ntfs-special/" + name).bytes_le
+        struct.pack_into("<16s16sQQQ72s", ent, i * 128, btype, uid, start, start + n - 1, 0,
+                         name.encode("utf-16-le"))
+    ecrc = zlib.crc32(ent)
+    disk = uuid.uuid5(uuid.NAMESPACE_URL, "hx-ntfs-special").bytes_le
+
+    def header(cur, other, entries):
+        h = bytearray(struct.pack("<8sIIIIQQQQ16sQIII", b"EFI PART", 0x10000, 92, 0, 0,
+                                  cur, other, 34, last - 33, disk, entries, 128, 128, ecrc))
+        struct.pack_into("<I", h, 16, zlib.crc32(h))
+        return bytes(h).ljust(S, b"\0")
+    mbr = bytearray(S)
+    struct.pack_into("<B3sB3sII", mbr, 446, 0, b"\x00\x02\x00", 0xee, b"\xff\xff\xff", 1,
+                     min(total - 1, 0xffffffff))
+    mbr[510:512] = b"\x55\xaa"
+    with open(out, "wb") as f:
+        f.truncate(total * S)
+        f.write(mbr + header(1, last, 2) + ent)
+        f.seek((last - 32) * S)
+        f.write(ent + header(last, 1, last - 32))
+        for path, name, start, n in layout:
+            f.seek(start * S)
+            with open(path, "rb") as src:
+                while True:
+                    b = src.read(MiB)
+                    if not b:
+                        break
+                    if b.count(0) == len(b):
+                        f.seek(len(b), 1)
+                    else:
+                        f.write(b)
+
+cmd, a = sys.argv[1], sys.argv[2:]
+if cmd == "gen":		# gen PATH SIZE rand|text [OFFSET [SEED]]
+    write_at(a[0], int(a[3]) if len(a) > 3 else 0, int(a[1]), a[2], a[4] if len(a) > 4 else None)
+elif cmd == "fragment":		# fragment PATH RUNS
+    fragment(a[0], int(a[1]))
+elif cmd == "wof":		# wof PATH SIZE: a WOF file with SIZE bytes of text
+    content = data("wof", int(a[1]), "text")
+    with open(a[0], "wb") as f:
+        f.truncate(len(content))
+    with open(a[0] + ":WofCompressedData", "wb") as f:
+        f.write(wof_stream(content))
+    os.setxattr(a[0], "system.ntfs_reparse_data", wof_reparse())
+    print(hashlib.sha256(content).hexdigest())
+elif cmd == "runs":		# runs VOLUME PATH < ntfsinfo -v -F PATH
+    sec, out, info = None, [], {}
+    for line in sys.stdin:
+        f = line.split()
+        if line.startswith("Dumping attribute"):
+            sec = "data" if "$DATA" in line and sec is None else ("done" if sec else sec)
+            continue
+        if sec != "data" or not f:
+            continue
+        if line.strip().startswith("Name length:") and f[2] != "0":
+            raise SystemExit("the first $DATA is named")
+        for key, label in (("flags", "Attribute flags:"), ("size", "Data size:"),
+                           ("init", "Initialized size:")):
+            if line.strip().startswith(label):
+                info[key] = f[len(label.split())]
+        if len(f) == 3 and f[0].startswith("0x"):
+            lcn = -1 if f[1] == "<HOLE>" else int(f[1], 16)
+            out.append("%s\trun\t%s\t%d\t%d\t%d" % (a[0], a[1], int(f[0], 16), lcn, int(f[2], 16)))
+    if not out:
+        raise SystemExit("no runlist")
+    print("\n".join(out))
+    print("%s\tsizes\t%s\t%s\t%s\t%s" % (a[0], a[1], info["size"], info.get("init", info["size"]),
+                                        info["flags"]))
+elif cmd == "patch":		# patch IMG WHAT [ARG]
+    patch(a[0], a[1], a[2] if len(a) > 2 else None)
+elif cmd == "gpt":		# gpt OUT IMG=NAME...
+    gpt(a[0], a[1:])
+else:
+    raise SystemExit("unknown command " + cmd)
+EOF
+h() {
+	python3 "$H" "$@"
+}
+
+fuse_mount() {	# IMG OPTIONS
+	ntfs-3g -o "no_detach,$2" "$1" "$MNT" >>"$LOG" 2>&1 &
+	fuse_pid=$!
+	n=0
+	until mountpoint -q "$MNT"; do
+		kill -0 "$fuse_pid" 2>/dev/null || { fuse_pid=; die "ntfs-3g could not mount $1; log: $LOG"; }
+		n=$((n + 1))
+		[ $n -lt 400 ] || die "ntfs-3g did not mount $1 within 20 s; log: $LOG"
+		sleep 0.05
+	done
+}
+
+fuse_umount() {
+	umount "$MNT" || die "umount $MNT failed"
+	st=0
+	wait "$fuse_pid" || st=$?
+	fuse_pid=
+	[ $st = 0 ] || die "ntfs-3g exited with status $st; log: $LOG"
+}
+
+META=$NEW/special.meta
+: >"$META"
+meta() {	# VOLUME KEY FIELD...: one tab-separated line
+	(IFS="$(printf '\t')"; echo "$*") >>"$META"
+}
+
+# volume NAME SIZE LABEL FILLER [MKNTFS-OPTIONS]: mkntfs, fill through
+# ntfs-3g, then record the geometry and every regular file's size and
+# SHA-256 as a fresh read-only ntfs-3g mount reads them (SKIP: paths not
+# read back).
+SKIP=
+volume() {
+	img=$NEW/vol/$1.img
+	truncate -s "$2" "$img"
+	mkntfs -F -f -q -L "$3" ${5:+"$5"} "$img" >>"$LOG" 2>&1 || die "mkntfs $1 failed; log: $LOG"
+	fuse_mount "$img" streams_interface=windows,noatime
+	( cd "$MNT" && "$4" ) >>"$LOG" 2>&1 || die "filling $1 failed; log: $LOG"
+	fuse_umount
+	fuse_mount "$img" ro,streams_interface=windows
+	(cd "$MNT" && find . -type f | LC_ALL=C sort) | while IFS= read -r p; do
+		case " $SKIP " in *" ${p#./} "*) continue ;; esac
+		meta "$1" file "${p#./}" "$(stat -c %s "$MNT/$p")" "$(sha256sum <"$MNT/$p" | cut -d' ' -f1)"
+	done
+	fuse_umount
+	ntfsinfo -m "$img" 2>/dev/null | awk -v v="$1" '
+		/Cluster Size:/ { cs = $3 }
+		/Volume Size in Clusters:/ { tot = $5 }
+		/Free Clusters:/ { free = $3 }
+		/Volume Flags:/ { flags = $3 }
+		END { printf "%s\tgeometry\t%s\t%s\t%s\t%s\n", v, cs, tot, free, flags }' >>"$META"
+	meta "$1" label "$3"
+	SKIP=
+}
+
+# runs NAME PATH: the runlist of PATH's unnamed $DATA as ntfsinfo shows it,
+# one "run PATH VCN LCN LENGTH" line each (LCN -1: a hole), then "sizes
+# PATH DATA-SIZE INITIALIZED-SIZE ATTRIBUTE-FLAGS".
+runs() {
+	ntfsinfo -v -F "/$2" "$NEW/vol/$1.img" 2>/dev/null | h runs "$1" "$2" >>"$META" ||
+		die "no runlist for $2 on $1"
+}
+
+# ---- the volumes' contents (run in the mounted volume) ----
+
+fill_opts() {
+	printf 'Hello, NTFS!\n' >hello.txt
+	mkdir Dir hiddendir names
+	printf 'inner\n' >Dir/inner.txt
+	printf 'read-only\n' >readonly.txt
+	setfattr -n system.ntfs_attrib_be -v 0x00000001 readonly.txt
+	printf 'hidden\n' >hidden.txt
+	setfattr -n system.ntfs_attrib_be -v 0x00000002 hidden.txt
+	printf 'in a hidden dir\n' >hiddendir/f.txt
+	setfattr -n system.ntfs_attrib_be -v 0x00000012 hiddendir
+	printf 'a system file\n' >system.txt
+	setfattr -n system.ntfs_attrib_be -v 0x00000004 system.txt
+	for n in café.txt Ünïcödé.txt plain.txt 日本語.txt Ωmega.txt 😀.txt 𝄞clef.txt; do
+		printf '%s\n' "$n" >"names/$n"
+	done
+	mkdir 'names/🎵dir🎶'
+	printf 'deep\n' >'names/🎵dir🎶/a😀b.txt'
+}
+
+fill_sys() {
+	printf 'Hello from sys\n' >hello.txt
+	mkdir -p dir/sub sparse compressed
+	printf 'file in dir\n' >dir/file.txt
+	printf 'deeper\n' >dir/sub/deep.txt
+	h gen big.bin 4194304 rand
+	# holes: [0,256K) [264K,1M) [1M+64K,2M)
+	truncate -s 2097152 sparse/holes.bin
+	h gen sparse/holes.bin 8192 rand 262144 holes-a
+	h gen sparse/holes.bin 65536 rand 1048576 holes-b
+	# data first, hole to the end
+	h gen sparse/lead.bin 65536 rand
+	truncate -s 1048576 sparse/lead.bin
+	truncate -s 1048576 sparse/all-hole.bin
+	setfattr -n system.ntfs_attrib_be -v 0x00000800 compressed
+	h gen compressed/text.bin 300000 text
+	h gen efs.bin 8192 rand
+	h wof wof.bin 10000 >"$NEW/wof.sha"
+	h fragment "$PWD/frag.bin" 40
+}
+
+fill_base() {
+	printf 'Hello, NTFS!\n' >hello.txt
+	mkdir Dir
+	printf 'inner\n' >Dir/inner.txt
+}
+
+fill_hiber() {
+	fill_base
+	python3 -c 'import sys; sys.stdout.buffer.write(b"hibr" + bytes(8188))' >hiberfil.sys
+}
+
+fill_upcase() {
+	fill_base
+	mkdir names
+	# Names whose order depends on case folding ("_" sorts after the
+	# upper-case letters and before the lower-case ones), in a directory
+	# of several index blocks.
+	for i in $(seq 100 299); do
+		: >"names/f$i.txt"
+		: >"names/_u$i"
+		: >"names/MiXeD$i.Txt"
+	done
+}
+
+fill_4k() {
+	printf 'Hello, 4K sectors!\n' >hello.txt
+	h gen data.bin 300000 rand
+}
+
+LC_ALL=C.UTF-8
+export LC_ALL
+volume opts 16M HX-OPTS fill_opts
+SKIP="efs.bin wof.bin"
+volume sys 48M "HX-Spécial" fill_sys
+meta sys wof wof.bin 10000 "$(cat "$NEW/wof.sha")"
+for p in frag.bin big.bin sparse/holes.bin sparse/lead.bin sparse/all-hole.bin compressed/text.bin; do
+	runs sys "$p"
+done
+n=$(grep -c "^sys	run	frag.bin	" "$META")
+[ "$n" -ge 20 ] || die "frag.bin has only $n runs"
+meta sys efs efs.bin "$(h patch "$NEW/vol/sys.img" efs efs.bin)"
+volume base 8M HX-BASE fill_base
+volume hiber 8M HX-HIBER fill_hiber
+volume upcase 8M HX-UPCASE fill_upcase
+h patch "$NEW/vol/upcase.img" upcase
+volume 4k 16M HX-4K fill_4k -s4096
+parts="opts sys"
+for v in bootbak noboot dirty hiber logfile mirr upcase v12; do
+	if [ ! -f "$NEW/vol/$v.img" ]; then
+		cp --sparse=always "$NEW/vol/base.img" "$NEW/vol/$v.img"
+		h patch "$NEW/vol/$v.img" "$v"
+		sed -n "s/^base\t/$v\t/p" "$META" >"$META.tmp"
+		cat "$META.tmp" >>"$META"
+		rm "$META.tmp"
+	fi
+	parts="$parts $v"
+done
+args=
+for v in $parts; do
+	args="$args $NEW/vol/$v.img=$v"
+done
+h gpt "$NEW/special.img" $args
+mv "$NEW/vol/4k.img" "$NEW/special-4k.img"
+rm -rf "$NEW/vol" "$NEW/mnt" "$H" "$NEW/wof.sha"
+fallocate -d "$NEW/special.img"
+fallocate -d "$NEW/special-4k.img"
+
+echo "$key" >"$NEW/stamp"
+rm -rf "$OUT"
+mv "$NEW" "$OUT"
+say NTFS "special images done in $(($(date +%s) - start)) s, $(du -sm "$OUT" | cut -f1) MiB on disk"
+
+# special.meta, one line per fact, VOLUME TAB KEY TAB fields:
+#   V geometry CLUSTER-SIZE TOTAL-CLUSTERS FREE-CLUSTERS VOLUME-FLAGS  (ntfsinfo -m)
+#   V label LABEL                       (mkntfs -L)
+#   V file PATH SIZE SHA256             (read back through ntfs-3g)
+#   V run PATH VCN LCN LENGTH           (ntfsinfo -v -F; LCN -1: a hole)
+#   V sizes PATH SIZE INITIALIZED FLAGS (the same $DATA attribute)
+#   sys wof PATH SIZE SHA256            (the WOF file's uncompressed contents)
+#   sys efs PATH RECORD                 (the file with the encrypted flag)
+# Volume "4k" is special-4k.img; the others are partitions of special.img.

@@ -62,8 +62,25 @@ attrs_are() {	# attrs_are PATH "UID GID MODE" f|d
 		test -"$3" "$MNT/$1"
 }
 
-listing() {	# listing DIR: the names readdir gives, raw bytes, sorted
-	find "$MNT/$1" -mindepth 1 -maxdepth 1 2>/dev/null | sed 's|.*/||' | LC_ALL=C sort
+# listing DIR: the names readdir gives (a glob: no lookup, so a name that
+# does not stat is still seen), raw bytes, sorted; without . and ..
+listing() {
+	for _f in "$MNT/$1"/* "$MNT/$1"/.*; do
+		_b=${_f##*/}
+		case "$_b" in
+		. | ..) continue ;;
+		'*' | '.*') [ -e "$_f" ] || continue ;;
+		esac
+		printf '%s\n' "$_b"
+	done | LC_ALL=C sort
+}
+
+dots() {	# how many times readdir gives "." in the root
+	_n=0
+	for _f in "$MNT"/.*; do
+		[ "${_f##*/}" != . ] || _n=$((_n + 1))
+	done
+	echo $_n
 }
 
 same_list() {	# same_list DIR EXPECTED-FILE
@@ -102,17 +119,17 @@ statx_is() {	# statx_is PATH WORDS
 
 META_NAMES='$MFT $MFTMirr $LogFile $Volume $AttrDef $Bitmap $Boot $BadClus $Secure $UpCase $Extend'
 metafiles_listed() {
-	_l=$(find "$MNT" -mindepth 1 -maxdepth 1 2>/dev/null | sed 's|.*/||')
+	_l=$(listing .)
 	_bad=0
 	for _n in $META_NAMES; do
 		echo "$_l" | grep -qxF "$_n" || { echo "#   $_n is not listed"; _bad=1; }
 		_e=$(stat "$MNT/$_n" 2>&1 >/dev/null) || { echo "#   $_e"; _bad=1; }
 	done
-	same "times '.' is listed" "$(ls -1a "$MNT" 2>/dev/null | grep -cx '\.')" 1 && [ $_bad = 0 ]
+	same "times '.' is listed" "$(dots)" 1 && [ $_bad = 0 ]
 }
 
 no_metafiles_listed() {
-	_l=$(ls -1a "$MNT" | grep '^\$' | tr '\n' ' ')
+	_l=$(listing . | grep '^\$' | tr '\n' ' ')
 	[ -z "$_l" ] || { echo "#   listed: $_l"; return 1; }
 }
 

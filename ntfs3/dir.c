@@ -406,6 +406,9 @@ static bool ntfs_entry_visible(struct ntfs_sb *sbi, struct ntfs_inode *dir,
 		return false;
 	if (nr == dir->record)
 		return false;
+	/* $MFT is record 0: an entry with inode number 0 is skipped by readdir users. */
+	if (nr == NTFS_MFT_INO)
+		return false;
 	if (nr < NTFS_FIRST_USER_INO && !sbi->opt.showmeta)
 		return false;
 	if (sbi->opt.nohidden && (le32_to_cpu(fn->attributes) & FILE_ATTRIBUTE_HIDDEN))

@@ -134,6 +134,14 @@ static int ntfs_load_index(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 	return ntfs_load_stream(sbi, rs, &ni->stream, s->index_alloc0, true);
 }
 
+static int ntfs_empty_stream(struct ntfs_stream *ns)
+{
+	ns->type = NTFS_AT_DATA;
+	ns->resident = true;
+	ns->resident_data = kzalloc(1, GFP_NOFS);
+	return ns->resident_data ? 0 : -ENOMEM;
+}
+
 static umode_t ntfs_mode(struct ntfs_sb *sbi, struct ntfs_inode *ni, bool dir)
 {
 	umode_t mode;
@@ -201,9 +209,11 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 		inode->i_size = ni->stream.data_size;
 		set_nlink(inode, 1);
 	} else {
-		if (!s->data0)
-			return -EIO;
-		err = ntfs_load_stream(sbi, rs, &ni->stream, s->data0, false);
+		/* Some metafiles ($Secure, $Quota) have named streams only: empty. */
+		if (s->data0)
+			err = ntfs_load_stream(sbi, rs, &ni->stream, s->data0, false);
+		else
+			err = ntfs_empty_stream(&ni->stream);
 		if (err)
 			return err;
 		inode->i_mode = ntfs_mode(sbi, ni, false);

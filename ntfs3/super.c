@@ -360,6 +360,20 @@ out:
 
 /* ---- system files ----------------------------------------------------- */
 
+/* Any real table maps ASCII letters up and leaves digits alone. */
+static bool ntfs_upcase_sane(const __le16 *t)
+{
+	u16 c;
+
+	for (c = 'a'; c <= 'z'; c++)
+		if (le16_to_cpu(t[c]) != c - 32 || le16_to_cpu(t[c - 32]) != c - 32)
+			return false;
+	for (c = '0'; c <= '9'; c++)
+		if (le16_to_cpu(t[c]) != c)
+			return false;
+	return true;
+}
+
 static int ntfs_load_upcase(struct super_block *sb, struct ntfs_sb *sbi)
 {
 	struct inode *inode = ntfs_iget(sb, NTFS_UPCASE_INO);
@@ -372,7 +386,8 @@ static int ntfs_load_upcase(struct super_block *sb, struct ntfs_sb *sbi)
 	if (!IS_ERR(inode)) {
 		size = NTFS_I(inode)->stream.data_size;
 		if (size >= 2 * 128 && size <= 2 * 65536 && !(size & 1) &&
-		    !ntfs_read_stream(inode, 0, sbi->upcase, size)) {
+		    !ntfs_read_stream(inode, 0, sbi->upcase, size) &&
+		    ntfs_upcase_sane(sbi->upcase)) {
 			sbi->upcase_len = size / 2;
 			iput(inode);
 			return 0;

@@ -10,7 +10,7 @@ S := scripts
 # a 30 ms timeout that thread creation on the KASAN kernel under TCG overruns.
 CHECK_BOOTS ?= debug:smoke,futex,ntfs-read debug+icount:futex-selftests
 
-.PHONY: all run check bench tree export-patches check-series kernel modules \
+.PHONY: all run check fuzz bench tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help
 
 all: help
@@ -19,6 +19,7 @@ help:
 	@echo "make run            boot the demo VM (VARIANT=default|debug|rt|stock|stock-rt)"
 	@echo "                    CMD='...' runs a command in it; IMG='a.img b.img' attaches images (RW=1 writable)"
 	@echo "make check          the whole test suite (debug kernel: KASAN, UBSAN, lockdep)"
+	@echo "make fuzz           the ntfs3 corruption fuzzer alone (N=1000 cases, SEED=1)"
 	@echo "make bench          benchmarks: ours vs the stock Debian tree, same run"
 	@echo "make tree           patched kernel tree in build/src/linux, one commit per patch"
 	@echo "make export-patches write the tree's commits back to patches/"
@@ -34,6 +35,10 @@ run:
 
 check:
 	@BOOTS="$(CHECK_BOOTS)" $(S)/check.sh
+
+# The ntfs3 corruption fuzzer alone on the debug kernel: make fuzz N=3000 SEED=7
+fuzz:
+	@FUZZ_N="$(or $(N),$(FUZZ_N))" FUZZ_SEED="$(or $(SEED),$(FUZZ_SEED))" $(S)/ntfs-fuzz.sh
 
 bench:
 	@$(S)/bench.sh

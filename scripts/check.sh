@@ -83,6 +83,12 @@ for boot in $BOOTS; do
 	suites=$(echo "${boot#*:}" | tr ',' ' ')
 	unset DISKS DISK_NAMES EXTRA_OVERLAY
 	case " $suites " in *" ntfs-read "*) ntfs_disks ;; esac
+	# The corruption fuzzer: base images and cases (FUZZ_SEED, FUZZ_N, see
+	# scripts/ntfs-fuzz.sh) go into the overlay, not onto a disk.
+	case " $suites " in *" ntfs-fuzz "*)
+		export EXTRA_OVERLAY=${EXTRA_OVERLAY:-$BUILD/fuzz/overlay}
+		"$S/ntfs-fuzz.sh" overlay "$EXTRA_OVERLAY" ;;
+	esac
 	set +e
 	name=check-$(echo "$spec" | tr '+' '-')
 	MODE=check SUITES="$suites" NAME="$name" ICOUNT=$ic \

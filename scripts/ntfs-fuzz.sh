@@ -1,0 +1,67 @@
+#!/bin/sh
+# ntfs-fuzz.sh: the ntfs3 corruption fuzzer (tests/ntfs-fuzz/).
+#
+#   ntfs-fuzz.sh overlay DIR   put the base images and the cases into DIR/ntfs-fuzz
+#                              (scripts/check.sh, for a boot with suite ntfs-fuzz)
+#   ntfs-fuzz.sh               a debug boot running only the fuzzer (make fuzz)
+#
+# Settings from the environment:
+#   FUZZ_SEED     seed of the cases                      (default 1)
+#   FUZZ_N        number of cases      (default 300; 1000 for make fuzz)
+#   FUZZ_TIMEOUT  seconds one case may take in the VM    (default 60)
+#   FUZZ_SKIP     case ids to skip ("17 42" or "17,42"); they stay numbered
+#   FUZZ_CASES    the only case ids to run (to reproduce one)
+#
+# The base images (scripts/make-fuzz-base.sh) travel in the boot's overlay,
+# not as virtio disks: ntfs-read walks every attached disk.
+set -eu
+. "$(dirname "$0")/lib.sh"
+S=$TOP/scripts
+
+overlay() {	# overlay DIR
+	d=$1/ntfs-fuzz
+	"$S/make-fuzz-base.sh"
+	rm -rf "$d"
+	mkdir -p "$d"
+	imgs=""
+	for i in base base-c512 base-s4k; do
+		cp "$BUILD/fuzz/$i.img" "$d/"
+		imgs=$imgs${imgs:+,}$BUILD/fuzz/$i.img
+	done
+	python3 "$S/ntfs-fuzz-gen.py" "${FUZZ_SEED:-1}" "${FUZZ_N:-300}" "$imgs" "$d/cases"
+	echo "FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}" >"$d/env"
+	cp "$d/cases" "$BUILD/fuzz/cases"	# for replaying a case by hand
+}
+
+if [ "${1:-}" = overlay ]; then
+	overlay "${2:?usage: ntfs-fuzz.sh overlay DIR}"
+	exit 0
+fi
+
+# make fuzz: one debug boot (KASAN, UBSAN, lockdep) with the fuzzer only.
+FUZZ_N=${FUZZ_N:-1000}
+export FUZZ_N
+"$S/prepare.sh" debug
+ov=$BUILD/fuzz/overlay
+rm -rf "$ov"
+overlay "$ov"
+name=fuzz-debug
+tally=$LOGS/tally-fuzz
+: >"$tally"
+start=$(date +%s)
+set +e
+# About 2 s per case on the debug kernel under TCG; the limits allow 3x.
+MODE=check SUITES=ntfs-fuzz NAME=$name EXTRA_OVERLAY=$ov \
+	TEST_TIMEOUT="${TEST_TIMEOUT:-$((300 + 6 * FUZZ_N))}" \
+	TIMEOUT="${TIMEOUT:-$((600 + 6 * FUZZ_N))}" "$S/vm.sh" debug
+rc=$?
+set -e
+echo "  FUZZ    summary:"
+grep -E "^(not ok|# ntfs-fuzz|#  )" "$LOGS/boot-$name/results.log" || true
+status=0
+"$S/results.py" --name "vm-$name" --results "$LOGS/boot-$name/results.log" \
+	--console "$LOGS/boot-$name/console.log" --vm-status $rc --expect-done \
+	--tally "$tally" || status=1
+say TIME "$(($(date +%s) - start)) s (seed ${FUZZ_SEED:-1}, $FUZZ_N cases; log: ${LOGS#"$TOP"/}/boot-$name/results.log)"
+awk '{ p += $2; f += $3; s += $4 } END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$tally"
+exit $status

@@ -1,0 +1,29 @@
+#!/bin/sh
+# The corruption fuzzer: mutation cases of scripts/ntfs-fuzz-gen.py (in
+# /ntfs-fuzz/cases, with the base images /ntfs-fuzz/*.img; scripts/check.sh
+# puts them into the boot's overlay) applied one at a time to copies of the
+# base images in /tmp, each mounted read-only with our ntfs3 and walked by
+# /tests/tools/ntfs-mutate (one TAP line per case; a case fails only when it
+# hangs, kills the walker or cannot be unmounted).  Oopses, KASAN,
+# UBSAN, lockdep and hung-task reports are judged on the console by the host.
+. /hx/env
+DIR=/ntfs-fuzz
+[ ! -f "$DIR/env" ] || . "$DIR/env"
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}
+# No case starts when the rest of this test's time limit could not hold it.
+FUZZ_DEADLINE=$((${HX_TEST_TIMEOUT:-600} - FUZZ_TIMEOUT - 40))
+export FUZZ_TIMEOUT FUZZ_DEADLINE
+if [ ! -s "$DIR/cases" ]; then
+	echo "1..0 # SKIP no fuzz cases in this boot (scripts/check.sh puts them into the overlay)"
+	exit 0
+fi
+rmmod ntfs3 2>/dev/null
+insmod /lib/modules/ours/ntfs3.ko || { echo "not ok 1 - insmod our ntfs3"; echo "1..1"; exit 1; }
+mkdir -p /tmp/fuzz
+cp "$DIR"/*.img /tmp/fuzz/ || exit 1
+echo "# $(head -n 1 "$DIR/cases" | sed 's/^# //')"
+echo "# $(grep -c -v '^#' "$DIR/cases") cases, up to $FUZZ_TIMEOUT s each, none started after $FUZZ_DEADLINE s"
+/tests/tools/ntfs-mutate run /tmp/fuzz "$DIR/cases" /mnt/fuzz "$DIR"
+rc=$?
+rm -rf /tmp/fuzz
+exit $rc

@@ -8,7 +8,7 @@ S := scripts
 # Our own tests run on the debug kernel (KASAN, UBSAN, lockdep).  The tree's
 # futex selftests run on the default kernel: futex_requeue gives its waiters
 # a 30 ms timeout that thread creation on the KASAN kernel under TCG overruns.
-CHECK_BOOTS ?= debug:smoke,futex,ntfs-read debug+icount:futex-selftests
+CHECK_BOOTS ?= debug:smoke,futex,ntfs-read debug+icount:futex-selftests default:ntfs-big
 
 .PHONY: all run check fuzz bench tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help
@@ -21,6 +21,7 @@ help:
 	@echo "make check          the whole test suite (debug kernel: KASAN, UBSAN, lockdep)"
 	@echo "make fuzz           the ntfs3 corruption fuzzer alone (N=1000 cases, SEED=1)"
 	@echo "make bench          benchmarks: ours vs the stock Debian tree, same run"
+	@echo "make bench-ntfs     NTFS benchmark: ours vs in-tree ntfs3 vs ntfs-3g (also in make bench)"
 	@echo "make tree           patched kernel tree in build/src/linux, one commit per patch"
 	@echo "make export-patches write the tree's commits back to patches/"
 	@echo "make check-series   build every patch of the series and checkpatch it"
@@ -42,6 +43,12 @@ fuzz:
 
 bench:
 	@$(S)/bench.sh
+	@$(S)/bench-ntfs.sh
+
+# The NTFS benchmark alone (docs/bench/ntfs.md).
+.PHONY: bench-ntfs
+bench-ntfs:
+	@$(S)/bench-ntfs.sh
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh

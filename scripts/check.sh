@@ -82,7 +82,7 @@ for boot in $BOOTS; do
 	[ "$V" = "$spec" ] || ic=1
 	suites=$(echo "${boot#*:}" | tr ',' ' ')
 	unset DISKS DISK_NAMES EXTRA_OVERLAY
-	case " $suites " in *" ntfs-read "*) ntfs_disks ;; esac
+	case " $suites " in *" ntfs-read "* | *" ntfs-big "*) ntfs_disks ;; esac
 	# The corruption fuzzer: base images and cases (FUZZ_SEED, FUZZ_N, see
 	# scripts/ntfs-fuzz.sh) go into the overlay, not onto a disk.
 	case " $suites " in *" ntfs-fuzz "*)

@@ -48,6 +48,16 @@ for f in "$TOP"/bench/*.c; do
 	base=$(basename "$f" .c)
 	compile "$f" "$out/bench/$base" ""
 done
+# Benchmarks with a boot of their own: bench/NAME/*.sh -> suite bench-NAME
+# (bench/ntfs: make bench-ntfs).  Their C helpers live in tests/tools.
+for dir in "$TOP"/bench/*/; do
+	[ -d "$dir" ] || continue
+	suite=bench-$(basename "$dir")
+	mkdir -p "$out/$suite"
+	for f in "$dir"*.sh; do
+		[ -f "$f" ] && install -m 755 "$f" "$out/$suite/$(basename "$f" .sh)"
+	done
+done
 mkdir -p "$out/include"
 install -m 644 "$TOP"/tests/include/*.sh "$out/include/"
 [ $n = 0 ] || say CC "$n test programs"

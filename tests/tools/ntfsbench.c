@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntfsbench: the timed parts of bench/ntfs/ntfs.sh (the NTFS benchmark),
+ * and the copy that puts the benchmark's volumes into guest RAM.
+ * Every timing is CLOCK_MONOTONIC around the work only and is printed as
+ * one line "<seconds> <count>" (count: bytes, reads or files done).
+ *
+ *   ntfsbench seq [-d] FILE [BYTES]   read sequentially, 1 MiB a read()
+ *                                     (-d: O_DIRECT)
+ *   ntfsbench rand FILE COUNT [BYTES] COUNT pread()s of 4 KiB at 4 KiB-aligned
+ *                                     pseudo-random offsets (fixed seed) in
+ *                                     the first BYTES (a file or a device)
+ *   ntfsbench tree DIR                read every regular file below DIR
+ *                                     (a third field: the bytes read)
+ *   ntfsbench time [-s|-f PATH] CMD [ARG...]
+ *                                     run CMD, stdout and stderr to
+ *                                     /dev/null, fail when it fails; then
+ *                                     stat() (-s) or statfs() (-f) PATH
+ *   ntfsbench clone SRC DST           SRC's tree under DST: names, types,
+ *                                     modes, sizes (contents: holes)
+ *   ntfsbench load DEV FILE SIZE EXTENTS
+ *                                     make FILE (sparse, SIZE bytes) and copy
+ *                                     into it the byte ranges of DEV listed
+ *                                     in EXTENTS ("offset length" a line)
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BUF (1 << 20)
+
+static char *buf;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what, const char *arg)
+{
+	fprintf(stderr, "ntfsbench: %s %s: %s\n", what, arg ? arg : "", strerror(errno));
+	exit(1);
+}
+
+static int cmd_seq(const char *path, long long limit, int flags)
+{
+	long long done = 0;
+	double t0, t1;
+	ssize_t n;
+	int fd;
+
+	t0 = now();
+	fd = open(path, O_RDONLY | flags);
+	if (fd < 0)
+		die("open", path);
+	while (limit <= 0 || done < limit) {
+		size_t want = BUF;
+
+		if (limit > 0 && limit - done < (long long)want)
+			want = limit - done;
+		n = read(fd, buf, want);
+		if (n < 0)
+			die("read", path);
+		if (n == 0)
+			break;
+		done += n;
+	}
+	close(fd);
+	t1 = now();
+	printf("%.6f %lld\n", t1 - t0, done);
+	return 0;
+}
+
+/* xorshift64*: the same offsets for every driver. */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state >> 12;
+	rnd_state ^= rnd_state << 25;
+	rnd_state ^= rnd_state >> 27;
+	return rnd_state * 0x2545f4914f6cdd1dULL;
+}
+
+static int cmd_rand(const char *path, long count, long long limit)
+{
+	struct stat st;
+	uint64_t size, blocks;
+	double t0, t1;
+	long i;
+	int fd;
+
+	t0 = now();
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die("open", path);
+	size = st.st_size;
+	if (S_ISBLK(st.st_mode) && ioctl(fd, BLKGETSIZE64, &size))
+		die("BLKGETSIZE64", path);
+	if (limit > 0 && (uint64_t)limit < size)
+		size = limit;
+	blocks = size / 4096;
+	if (!blocks) {
+		fprintf(stderr, "ntfsbench: %s is smaller than 4 KiB\n", path);
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		off_t off = (off_t)(rnd() % blocks) * 4096;
+
+		if (pread(fd, buf, 4096, off) != 4096)
+			die("pread", path);
+	}
+	close(fd);
+	t1 = now();
+	printf("%.6f %ld\n", t1 - t0, count);
+	return 0;
+}
+
+static long tree_files;
+static long long tree_bytes;
+
+static void tree(int dirfd, const char *name)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		die("open", name);
+	d = fdopendir(fd);
+	if (!d)
+		die("fdopendir", name);
+	while ((de = readdir(d))) {
+		unsigned char type = de->d_type;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+				die("stat", de->d_name);
+			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
+		}
+		if (type == DT_DIR) {
+			tree(fd, de->d_name);
+		} else if (type == DT_REG) {
+			int f = openat(fd, de->d_name, O_RDONLY);
+			ssize_t n;
+
+			if (f < 0)
+				die("open", de->d_name);
+			while ((n = read(f, buf, BUF)) > 0)
+				tree_bytes += n;
+			if (n < 0)
+				die("read", de->d_name);
+			close(f);
+			tree_files++;
+		}
+	}
+	closedir(d);
+}
+
+static int cmd_tree(const char *dir)
+{
+	double t0, t1;
+
+	t0 = now();
+	tree(AT_FDCWD, dir);
+	t1 = now();
+	printf("%.6f %ld %lld\n", t1 - t0, tree_files, tree_bytes);
+	return 0;
+}
+
+/* time [-s PATH | -f PATH] CMD...: after CMD, stat() or statfs() PATH. */
+/*
+ * clone SRC DST: SRC's tree under DST: names, types, modes, sizes and
+ * symlink targets; file contents are holes.
+ */
+static void clone_dir(int s, int t, const char *name)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	d = fdopendir(s);
+	if (!d)
+		die("fdopendir", name);
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		if (fstatat(s, n, &st, AT_SYMLINK_NOFOLLOW))
+			die("stat", n);
+		if (S_ISDIR(st.st_mode)) {
+			int cs = openat(s, n, O_RDONLY | O_DIRECTORY), ct;
+
+			if (cs < 0 || mkdirat(t, n, st.st_mode & 07777))
+				die("mkdir", n);
+			ct = openat(t, n, O_RDONLY | O_DIRECTORY);
+			if (ct < 0)
+				die("open", n);
+			clone_dir(cs, ct, n);
+			close(ct);
+		} else if (S_ISLNK(st.st_mode)) {
+			char target[4096];
+			ssize_t len = readlinkat(s, n, target, sizeof(target) - 1);
+
+			if (len < 0)
+				die("readlink", n);
+			target[len] = 0;
+			if (symlinkat(target, t, n))
+				die("symlink", n);
+		} else {
+			int f = openat(t, n, O_WRONLY | O_CREAT | O_EXCL, st.st_mode & 07777);
+
+			if (f < 0 || ftruncate(f, st.st_size))
+				die("create", n);
+			close(f);
+		}
+	}
+	closedir(d);
+}
+
+static int cmd_clone(const char *src, const char *dst)
+{
+	int s, t;
+
+	s = open(src, O_RDONLY | O_DIRECTORY);
+	if (s < 0)
+		die("open", src);
+	if (mkdir(dst, 0755) && errno != EEXIST)
+		die("mkdir", dst);
+	t = open(dst, O_RDONLY | O_DIRECTORY);
+	if (t < 0)
+		die("open", dst);
+	clone_dir(s, t, src);
+	close(t);
+	return 0;
+}
+
+static int cmd_time(char **argv)
+{
+	const char *after = NULL;
+	struct statfs sfs;
+	struct stat st;
+	char how = 0;
+	double t0, t1;
+	int status;
+	pid_t pid;
+
+	if (argv[0] && argv[1] && (!strcmp(argv[0], "-s") || !strcmp(argv[0], "-f"))) {
+		how = argv[0][1];
+		after = argv[1];
+		argv += 2;
+	}
+	if (!argv[0]) {
+		fprintf(stderr, "ntfsbench: time: no command\n");
+		return 2;
+	}
+	t0 = now();
+	pid = fork();
+	if (pid < 0)
+		die("fork", NULL);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		die("waitpid", NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "ntfsbench: %s failed (status %#x)\n", argv[0], status);
+		return 1;
+	}
+	if (how == 's' && stat(after, &st))
+		die("stat", after);
+	if (how == 'f' && statfs(after, &sfs))
+		die("statfs", after);
+	t1 = now();
+	printf("%.6f 1\n", t1 - t0);
+	return 0;
+}
+
+static int cmd_load(const char *dev, const char *file, long long size, const char *extents)
+{
+	long long off, len, total = 0;
+	FILE *ex;
+	int in, out;
+
+	in = open(dev, O_RDONLY);
+	if (in < 0)
+		die("open", dev);
+	out = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (out < 0)
+		die("create", file);
+	if (ftruncate(out, size))
+		die("truncate", file);
+	ex = fopen(extents, "r");
+	if (!ex)
+		die("open", extents);
+	while (fscanf(ex, "%lld %lld", &off, &len) == 2) {
+		while (len > 0) {
+			size_t want = len < BUF ? len : BUF;
+			ssize_t n = pread(in, buf, want, off);
+
+			if (n <= 0)
+				die("read", dev);
+			if (pwrite(out, buf, n, off) != n)
+				die("write", file);
+			off += n;
+			len -= n;
+			total += n;
+		}
+	}
+	fclose(ex);
+	if (close(out))
+		die("close", file);
+	close(in);
+	fprintf(stderr, "ntfsbench: %lld bytes of %s in %s\n", total, dev, file);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	buf = aligned_alloc(4096, BUF);
+	if (!buf)
+		return 1;
+	memset(buf, 0, BUF);
+	if (argc >= 4 && !strcmp(argv[1], "seq") && !strcmp(argv[2], "-d"))
+		return cmd_seq(argv[3], argc > 4 ? atoll(argv[4]) : 0, O_DIRECT);
+	if (argc >= 3 && !strcmp(argv[1], "seq"))
+		return cmd_seq(argv[2], argc > 3 ? atoll(argv[3]) : 0, 0);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "rand"))
+		return cmd_rand(argv[2], atol(argv[3]), argc > 4 ? atoll(argv[4]) : 0);
+	if (argc == 3 && !strcmp(argv[1], "tree"))
+		return cmd_tree(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "time"))
+		return cmd_time(argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "clone"))
+		return cmd_clone(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "load"))
+		return cmd_load(argv[2], argv[3], atoll(argv[4]), argv[5]);
+	fprintf(stderr, "usage: ntfsbench seq [-d] FILE [BYTES] | rand FILE COUNT [BYTES] | tree DIR |\n"
+		"       time [-s|-f PATH] CMD [ARG...] | clone SRC DST |\n"
+		"       load DEV FILE SIZE EXTENTS\n");
+	return 2;
+}

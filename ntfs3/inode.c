@@ -381,8 +381,16 @@ int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len)
 	return 0;
 }
 
-/* Read @len bytes at byte @pos of the volume through the buffer cache. */
-static int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len)
+/**
+ * ntfs_read_volume() - Read bytes of the volume through the buffer cache
+ * @sb:		the volume
+ * @pos:	byte offset on the device
+ * @buf:	destination
+ * @len:	bytes to read
+ *
+ * Return: 0 or -EIO.
+ */
+int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len)
 {
 	while (len) {
 		struct buffer_head *bh = sb_bread(sb, pos >> sb->s_blocksize_bits);

@@ -19,25 +19,6 @@
 
 /* ---- compressed streams ------------------------------------------------ */
 
-/* Read @len bytes at byte @pos of the volume. */
-static int ntfs_read_bytes(struct super_block *sb, u64 pos, void *buf, u32 len)
-{
-	while (len) {
-		struct buffer_head *bh = sb_bread(sb, pos >> sb->s_blocksize_bits);
-		u32 off = pos & (sb->s_blocksize - 1);
-		u32 n = min_t(u32, len, sb->s_blocksize - off);
-
-		if (!bh)
-			return -EIO;
-		memcpy(buf, bh->b_data + off, n);
-		brelse(bh);
-		buf += n;
-		pos += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /*
  * Fill @dst with compression unit @cu of a compressed stream.  A unit
  * whose clusters are all allocated is stored as is; one with no clusters
@@ -68,10 +49,11 @@ static int ntfs_read_cu(struct inode *inode, u64 cu, u8 *dst, u8 *src)
 		}
 		n = min(run->vcn + run->len, end) - vcn;
 		if (run->lcn != NTFS_LCN_HOLE) {
-			err = ntfs_read_bytes(inode->i_sb,
-					      (run->lcn + vcn - run->vcn) << sbi->cluster_bits,
-					      src + ((u64)have << sbi->cluster_bits),
-					      n << sbi->cluster_bits);
+			u64 at = (run->lcn + vcn - run->vcn) << sbi->cluster_bits;
+
+			err = ntfs_read_volume(inode->i_sb, at,
+					       src + ((u64)have << sbi->cluster_bits),
+					       n << sbi->cluster_bits);
 			if (err)
 				break;
 			have += n;

@@ -243,6 +243,7 @@ struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_rec
 extern const struct address_space_operations ntfs_aops;
 extern const struct iomap_ops ntfs_iomap_ops;
 int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
+int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
 int ntfs_read_nonres_attr(struct ntfs_sb *sbi, const struct ntfs_attr *a, void *buf, u64 len);
 int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
 			   const struct ntfs_attr *a);

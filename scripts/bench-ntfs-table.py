@@ -10,9 +10,8 @@ targets and whether each is met:
 "tmpfs" is the floor: the same command on a copy of the tree in a tmpfs
 (a file system that costs nothing); floor/ntfs-3g is the most any driver
 could reach against ntfs-3g on that row.
-Ours and in-tree within TIE of each other count as equal: under -icount a
-driver's runs repeat within about 0.1 %, but a different kernel module
-layout alone moves a result by a few tenths of a percent."""
+Ours and in-tree within TIE of each other count as equal: under -icount
+repeat runs of one driver differ by about 0.3 % (at worst about 1 %)."""
 import sys
 
 ROWS = [

@@ -459,13 +459,14 @@ s64 ntfs_count_free_clusters(struct ntfs_sb *sbi)
 	while (pos < bits) {
 		struct folio *folio = read_mapping_folio(bm->i_mapping, (pos / 8) >> PAGE_SHIFT,
 							 NULL);
-		u64 n = min_t(u64, bits - pos, (u64)folio_size(folio) * 8);
 		unsigned long *map;
+		u64 n;
 
 		if (IS_ERR(folio)) {
 			iput(bm);
 			return -1;
 		}
+		n = min_t(u64, bits - pos, (u64)folio_size(folio) * 8);
 		map = kmap_local_folio(folio, 0);
 		used += bitmap_weight(map, n);
 		kunmap_local(map);

@@ -638,7 +638,16 @@ static void run_all(const char *drv)
 	test_mmap("big.bin", "plain");
 	test_mmap("frag.bin", "fragmented");
 	test_mmap("sparse/holes.bin", "sparse");
-	test_mmap("compressed/text.bin", "LZNT1-compressed");
+	/*
+	 * The in-tree driver takes ni_lock in read_folio for compressed files
+	 * and holds it across copy_to_user in its fiemap: after the fiemap
+	 * steps above, a fault here makes lockdep report that ABBA (against
+	 * mmap_lock) on the debug kernel, so the reference skips this step.
+	 */
+	if (strcmp(drv, "intree"))
+		test_mmap("compressed/text.bin", "LZNT1-compressed");
+	else
+		printf("# in-tree: mmap of a compressed file skipped (its ni_lock vs mmap_lock inversion)\n");
 	test_handles();
 	test_wof();
 	test_efs();

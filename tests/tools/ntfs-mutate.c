@@ -621,7 +621,7 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 	double deadline = getenv("FUZZ_DEADLINE") ? atof(getenv("FUZZ_DEADLINE")) : 1e9;
 	int not_run = 0;
 	int refused = 0, with_errors = 0, clean = 0, failed = 0, skipped = 0, tap = 0, stuck = 0;
-	int refused_by[MAX_ERRNO] = { 0 };
+	int refused_by[MAX_ERRNO] = { 0 }, errors_by[MAX_ERRNO] = { 0 };
 	double t0 = now(), slowest = 0;
 	char *line = NULL, mnt[256], slowest_id[32] = "-";
 	size_t cap = 0;
@@ -796,6 +796,16 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 				       tap, id, cat, strerrorname_np(um) ?: "?", res + 8, tail, what);
 				failed++;
 			} else if (bad) {
+				char *tok = res + 8 + off, name[32];
+				int n, cnt, e;
+
+				/* Tally the errnos ("EIO:3 ENOENT:1 | first: ..."). */
+				while (sscanf(tok, "%31[^: |]:%d %n", name, &cnt, &n) == 2) {
+					for (e = 1; e < MAX_ERRNO && strcmp(strerrorname_np(e) ?: "", name); e++)
+						;
+					errors_by[e < MAX_ERRNO ? e : 0] += cnt;
+					tok += n;
+				}
 				with_errors++;
 				printf("ok %d - case %s %s: mounted, %d of %d objects gave errors: %s (%s) [%s]\n",
 				       tap, id, cat, bad, objs, res + 8 + off, tail, what);
@@ -821,6 +831,10 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 	for (int e = 0; e < MAX_ERRNO; e++)
 		if (refused_by[e])
 			printf(" %s %d", e ? strerrorname_np(e) ?: "?" : "other", refused_by[e]);
+	printf("\n# ntfs-fuzz errors on objects of mounted volumes, by errno:%s", with_errors ? "" : " none");
+	for (int e = 0; e < MAX_ERRNO; e++)
+		if (errors_by[e])
+			printf(" %s %d", e ? strerrorname_np(e) ?: "?" : "other", errors_by[e]);
 	printf("\n# ntfs-fuzz time: %.0f s, %.2f s per case, slowest case %s (%.1f s)\n",
 	       total, ran ? total / ran : 0, slowest_id, slowest);
 	printf("# ntfs-fuzz kernel messages naming ntfs3: %d; most frequent shapes:\n", kmsg_total);

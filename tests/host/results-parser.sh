@@ -45,4 +45,20 @@ verdict "exit 77 without TAP is a skip" 0 "0 passed, 0 failed, 1 skipped" \
 	'# HX-TEST s/a\n# HX-END s/a exit=77\n# HX-DONE\n' "$clean"
 verdict "CRLF from the serial port is understood" 0 "1 passed, 0 failed, 0 skipped" \
 	'# HX-TEST s/a\r\nok 1 - x\r\n# HX-END s/a exit=0\r\n# HX-DONE\r\n' "$clean"
+
+# Expected reports: one WARN from lock_torture_writer inside its frame only.
+busted_warn='[   60.0] ------------[ cut here ]------------\n[   60.0] WARNING: CPU: 1 PID: 99 at kernel/locking/locktorture.c:881 lock_torture_writer+0x1d6/0x3d0 [locktorture]\n[   60.0] Modules linked in: locktorture torture\n[   60.0] RIP: 0010:lock_torture_writer+0x1d6/0x3d0 [locktorture]\n[   60.0] Call Trace:\n[   60.0]  <TASK>\n[   60.0]  kthread+0xd1/0x100\n[   60.0] ---[ end trace 0000000000000000 ]---\n'
+framed() {
+	printf '[   59.0] hx-expect-warn: begin %s\n%b[   70.0] hx-expect-warn: end %s\n' "$1" "$2" "$1"
+}
+verdict "lock_busted WARN inside its frame is accepted" 0 "1 passed, 0 failed, 1 skipped" "$ok_run" \
+	"$clean$(framed lock_torture_writer "$busted_warn")"
+verdict "the same WARN outside a frame fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean$busted_warn"
+verdict "a frame for an unlisted function accepts nothing" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean$(framed rt_mutex_pre_schedule "$(echo "$busted_warn" | sed 's/locktorture.c:881 lock_torture_writer/sched\/core.c:7116 rt_mutex_pre_schedule/')")"
+verdict "another WARN inside the frame fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean$(framed lock_torture_writer "$busted_warn[   61.0] WARNING: CPU: 0 PID: 5 at kernel/sched/core.c:7116 rt_mutex_pre_schedule+0x1/0x2\n")"
+verdict "a second lock_torture_writer WARN fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean$(framed lock_torture_writer "$busted_warn$busted_warn")"
 tap_done

@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Targeted tests of the PREEMPT_RT lock substitution (issue 5), run on load.
+ *
+ *   insmod hx_rtlocks.ko tests=wake,pi,fair,ww     (default: all)
+ *
+ * Each check prints one line to the kernel log,
+ *
+ *   hx_rtlocks: RESULT pass|fail|skip <name>: <detail>
+ *
+ * which tests/rt/rtlocks.sh turns into TAP.  Loading fails (-EIO) when a
+ * check failed.  Every wait is bounded; a lock that never comes back shows
+ * as a failed check, not as a hang, wherever that can be arranged.
+ *
+ * wake  A task that sets TASK_UNINTERRUPTIBLE and then blocks on a contended
+ *       spinlock_t/rwlock_t keeps that state across the lock, and a
+ *       wake_up_process() that arrives while it is blocked is not lost.
+ * pi    Priority inheritance: a low-priority SCHED_FIFO owner of a lock is
+ *       boosted to the priority of a high-priority waiter while it waits,
+ *       and deboosted by the unlock (spinlock_t, rwlock_t, mutex,
+ *       rw_semaphore writer owner with writer/reader waiters, rt_mutex).
+ *       Reader-owned rw_semaphore/rwlock_t: readers cannot be boosted on
+ *       RT; the waiting writer must get the lock right after they leave.
+ * fair  A writer is not starved by a stream of readers (rwlock_t,
+ *       rw_semaphore): it gets the lock within a bound.
+ * ww    ww_mutex deadlock resolution: 8 contexts lock random subsets of 16
+ *       ww_mutexes in random order (-EDEADLK backoff), wound-wait and
+ *       wait-die; every context completes and no lock is ever held twice.
+ *
+ * Written for this harness; only public kernel APIs.  On a kernel without
+ * PREEMPT_RT the checks that need sleeping spinlocks report skip.
+ */
+#define pr_fmt(fmt) "hx_rtlocks: " fmt
+
+#include <linux/module.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <linux/sched/types.h>
+#include <uapi/linux/sched/types.h>
+#include <linux/spinlock.h>
+#include <linux/rwlock.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/rtmutex.h>
+#include <linux/ww_mutex.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+
+static char *tests = "all";
+module_param(tests, charp, 0444);
+MODULE_PARM_DESC(tests, "comma-separated: wake,pi,fair,ww (default all)");
+
+static int n_failed;
+
+#define RT_KERNEL IS_ENABLED(CONFIG_PREEMPT_RT)
+
+/* FIFO priorities of the tasks, and the kernel prio they map to. */
+#define LOW_RTPRIO	10
+#define HIGH_RTPRIO	80
+#define HOG_RTPRIO	90
+#define KPRIO(rtprio)	(MAX_RT_PRIO - 1 - (rtprio))
+
+static __printf(3, 4) void result(const char *status, const char *name, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info("RESULT %s %s: %pV\n", status, name, &vaf);
+	va_end(args);
+	if (!strcmp(status, "fail"))
+		n_failed++;
+}
+
+static bool wanted(const char *name)
+{
+	const char *p = tests;
+	size_t len = strlen(name);
+
+	if (!strcmp(tests, "all"))
+		return true;
+	while (p && *p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+static int set_fifo(struct task_struct *p, int rtprio)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = rtprio,
+	};
+
+	return sched_setattr_nocheck(p, &attr);
+}
+
+/*
+ * Create a kthread bound to @cpu (or unbound for -1), at SCHED_FIFO
+ * @rtprio (or SCHED_OTHER for 0), not yet woken; holds a reference.
+ */
+static struct task_struct *make_thread(int (*fn)(void *), void *arg,
+				       const char *name, int cpu, int rtprio)
+{
+	struct task_struct *t;
+
+	t = kthread_create(fn, arg, "%s", name);
+	if (IS_ERR(t))
+		return t;
+	get_task_struct(t);
+	if (cpu >= 0)
+		kthread_bind(t, cpu);
+	if (rtprio && set_fifo(t, rtprio))
+		pr_warn("could not make %s SCHED_FIFO\n", name);
+	return t;
+}
+
+/* Wait for a completion for at most @ms; false on timeout. */
+static bool wait_ms(struct completion *c, unsigned int ms)
+{
+	return wait_for_completion_timeout(c, msecs_to_jiffies(ms)) != 0;
+}
+
+static int cpu_a, cpu_b;	/* two online CPUs (the same one on UP) */
+
+/* ------------------------------------------------------------------ */
+/* wake: task state across a contended spinlock_t / rwlock_t           */
+
+struct wake_ctx {
+	struct completion held, w_done, h_done, hog_done;
+	bool release, hog_stop;
+	unsigned int state_after_lock, state_after_unlock;
+	long sleep_left;	/* schedule_timeout() remainder, if it slept */
+};
+
+static DEFINE_SPINLOCK(wake_spin);
+static DEFINE_RWLOCK(wake_rw);
+
+/* Hold until told to let go (or 5 s); the waiter blocks meanwhile. */
+static void wake_hold(struct wake_ctx *c)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), 5000);
+
+	while (!READ_ONCE(c->release) && ktime_before(ktime_get(), end))
+		cpu_relax();
+}
+
+static int wake_holder_spin(void *arg)
+{
+	struct wake_ctx *c = arg;
+
+	spin_lock(&wake_spin);
+	complete(&c->held);
+	wake_hold(c);
+	spin_unlock(&wake_spin);
+	kthread_complete_and_exit(&c->h_done, 0);
+}
+
+static int wake_holder_rw(void *arg)
+{
+	struct wake_ctx *c = arg;
+
+	write_lock(&wake_rw);
+	complete(&c->held);
+	wake_hold(c);
+	write_unlock(&wake_rw);
+	kthread_complete_and_exit(&c->h_done, 0);
+}
+
+/* After the lock: if the state says we still sleep, sleep at most 1 s. */
+static void wake_after(struct wake_ctx *c)
+{
+	c->state_after_unlock = READ_ONCE(current->__state);
+	c->sleep_left = -1;
+	if (c->state_after_unlock != TASK_RUNNING)
+		c->sleep_left = schedule_timeout(HZ);
+	__set_current_state(TASK_RUNNING);
+}
+
+static int wake_waiter_spin(void *arg)
+{
+	struct wake_ctx *c = arg;
+
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	spin_lock(&wake_spin);
+	c->state_after_lock = READ_ONCE(current->__state);
+	spin_unlock(&wake_spin);
+	wake_after(c);
+	kthread_complete_and_exit(&c->w_done, 0);
+}
+
+static int wake_waiter_rw(void *arg)
+{
+	struct wake_ctx *c = arg;
+
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	read_lock(&wake_rw);
+	c->state_after_lock = READ_ONCE(current->__state);
+	read_unlock(&wake_rw);
+	wake_after(c);
+	kthread_complete_and_exit(&c->w_done, 0);
+}
+
+/* A SCHED_FIFO busy loop that preempts the lock owner on its CPU. */
+static int wake_hog(void *arg)
+{
+	struct wake_ctx *c = arg;
+	ktime_t end = ktime_add_ms(ktime_get(), 3000);
+
+	while (!READ_ONCE(c->hog_stop) && ktime_before(ktime_get(), end))
+		cpu_relax();
+	kthread_complete_and_exit(&c->hog_done, 0);
+}
+
+/* Is @t blocked on a lock (an rtmutex waiter), and off the CPU if @off? */
+static bool blocked_on_lock(struct task_struct *t, bool off)
+{
+#ifdef CONFIG_RT_MUTEXES
+	if (!READ_ONCE(t->pi_blocked_on))
+		return false;
+#endif
+	return !off || !READ_ONCE(t->on_cpu);
+}
+
+/*
+ * @rw: rwlock_t instead of spinlock_t; @preempt_owner: a FIFO hog takes
+ * the owner's CPU, so the waiter sleeps instead of spinning on the owner;
+ * @do_wake: wake the waiter while it is blocked.
+ */
+static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake)
+{
+	struct wake_ctx *c;
+	struct task_struct *h, *w, *hog = NULL;
+	int woke = -1, blocked = 0, i;
+
+	if (!RT_KERNEL) {
+		result("skip", name, "needs PREEMPT_RT (spinlock_t does not sleep here)");
+		return;
+	}
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		result("fail", name, "no memory");
+		return;
+	}
+	init_completion(&c->held);
+	init_completion(&c->w_done);
+	init_completion(&c->h_done);
+	init_completion(&c->hog_done);
+
+	h = make_thread(rw ? wake_holder_rw : wake_holder_spin, c, "hx_wake_own", cpu_a, 0);
+	w = make_thread(rw ? wake_waiter_rw : wake_waiter_spin, c, "hx_wake_wait", cpu_b, 0);
+	if (IS_ERR(h) || IS_ERR(w)) {
+		result("fail", name, "kthread_create failed");
+		return;		/* leaks; cannot happen in the test VM */
+	}
+	wake_up_process(h);
+	if (!wait_ms(&c->held, 5000)) {
+		result("fail", name, "owner never took the lock");
+		goto out;
+	}
+	if (preempt_owner) {
+		hog = make_thread(wake_hog, c, "hx_wake_hog", cpu_a, HOG_RTPRIO);
+		if (IS_ERR(hog)) {
+			hog = NULL;
+			result("fail", name, "kthread_create failed");
+			goto out;
+		}
+		wake_up_process(hog);
+	}
+	wake_up_process(w);
+	/* up to 2 s for the waiter to block (and, if asked, leave the CPU) */
+	for (i = 0; i < 200 && !blocked; i++) {
+		msleep(10);
+		blocked = blocked_on_lock(w, preempt_owner);
+	}
+	if (blocked && do_wake) {
+		msleep(10);
+		woke = wake_up_process(w);
+	}
+	msleep(20);
+	WRITE_ONCE(c->hog_stop, true);
+	WRITE_ONCE(c->release, true);
+	if (!wait_ms(&c->w_done, 10000) || !wait_ms(&c->h_done, 10000)) {
+		result("fail", name, "waiter or owner did not finish within 10 s");
+		wait_for_completion(&c->w_done);
+		wait_for_completion(&c->h_done);
+		goto out;
+	}
+
+	if (!blocked)
+		result("fail", name, "waiter never seen blocked on the lock");
+	else if (do_wake && woke != 1)
+		result("fail", name, "wake_up_process() of the blocked waiter returned %d", woke);
+	else if (do_wake && c->state_after_unlock != TASK_RUNNING)
+		result("fail", name,
+		       "wake-up lost: state 0x%x after the lock, 0x%x after unlock, slept %s",
+		       c->state_after_lock, c->state_after_unlock,
+		       c->sleep_left == 0 ? "the full 1 s timeout" : "but was woken");
+	else if (!do_wake && c->state_after_lock != TASK_UNINTERRUPTIBLE)
+		result("fail", name, "state not kept: 0x%x after the lock, expected 0x%x",
+		       c->state_after_lock, TASK_UNINTERRUPTIBLE);
+	else
+		result("pass", name, "state 0x%x after the lock, 0x%x after unlock%s",
+		       c->state_after_lock, c->state_after_unlock,
+		       do_wake ? ", wake_up_process() returned 1" : "");
+out:
+	WRITE_ONCE(c->hog_stop, true);
+	WRITE_ONCE(c->release, true);
+	if (hog) {
+		wait_for_completion(&c->hog_done);
+		put_task_struct(hog);
+	}
+	put_task_struct(h);
+	put_task_struct(w);
+	kfree(c);
+}
+
+static void test_wake(void)
+{
+	wake_one("wake/spinlock_keeps_state", false, false, false);
+	wake_one("wake/spinlock_wakeup_not_lost", false, false, true);
+	wake_one("wake/spinlock_wakeup_not_lost_owner_preempted", false, true, true);
+	wake_one("wake/rwlock_keeps_state", true, false, false);
+	wake_one("wake/rwlock_wakeup_not_lost", true, false, true);
+	wake_one("wake/rwlock_wakeup_not_lost_owner_preempted", true, true, true);
+}
+
+/* ------------------------------------------------------------------ */
+/* pi: priority inheritance through each lock type                     */
+
+struct pi_ctx {
+	struct completion held, l_done, h_done;
+	bool sleepable;		/* the owner may sleep while holding */
+	bool boost_expected;
+	int l_min, l_after, l_normal;
+	bool h_started;
+	ktime_t t_rel, t_acq;
+};
+
+/*
+ * The owner holds the lock until it sees itself boosted to the waiter's
+ * priority (when a boost is expected), else for a fixed 300 ms; at most
+ * 3 s.  It records the best priority it ran at.
+ */
+static void pi_hold(struct pi_ctx *c)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), c->boost_expected ? 3000 : 300);
+	int p;
+
+	c->l_min = current->prio;
+	while (ktime_before(ktime_get(), end)) {
+		p = READ_ONCE(current->prio);
+		if (p < c->l_min)
+			c->l_min = p;
+		if (c->boost_expected && p <= KPRIO(HIGH_RTPRIO))
+			break;
+		if (c->sleepable)
+			usleep_range(500, 1000);
+		else
+			cpu_relax();
+	}
+}
+
+/*
+ * One lock per case; the owner (low) and waiter (high) thread functions
+ * take and release it in straight-line code (sparse checks the balance).
+ */
+#define PI_CASE(name, lk, lk_lock, lk_unlock, wt_lock, wt_unlock)	\
+static int pi_low_##name(void *arg)					\
+{									\
+	struct pi_ctx *c = arg;						\
+									\
+	lk_lock(lk);							\
+	complete(&c->held);						\
+	pi_hold(c);							\
+	c->t_rel = ktime_get();						\
+	lk_unlock(lk);							\
+	c->l_after = current->prio;					\
+	kthread_complete_and_exit(&c->l_done, 0);			\
+}									\
+static int pi_high_##name(void *arg)					\
+{									\
+	struct pi_ctx *c = arg;						\
+									\
+	wait_for_completion(&c->held);					\
+	WRITE_ONCE(c->h_started, true);					\
+	wt_lock(lk);							\
+	c->t_acq = ktime_get();						\
+	wt_unlock(lk);							\
+	kthread_complete_and_exit(&c->h_done, 0);			\
+}
+
+static DEFINE_SPINLOCK(pi_spin);
+static DEFINE_RWLOCK(pi_rw);
+static DEFINE_MUTEX(pi_mutex);
+static DECLARE_RWSEM(pi_rwsem);
+
+PI_CASE(spin, &pi_spin, spin_lock, spin_unlock, spin_lock, spin_unlock)
+PI_CASE(rw_ww, &pi_rw, write_lock, write_unlock, write_lock, write_unlock)
+PI_CASE(rw_wr, &pi_rw, write_lock, write_unlock, read_lock, read_unlock)
+PI_CASE(rw_rw, &pi_rw, read_lock, read_unlock, write_lock, write_unlock)
+PI_CASE(mutex, &pi_mutex, mutex_lock, mutex_unlock, mutex_lock, mutex_unlock)
+PI_CASE(rwsem_ww, &pi_rwsem, down_write, up_write, down_write, up_write)
+PI_CASE(rwsem_wr, &pi_rwsem, down_write, up_write, down_read, up_read)
+PI_CASE(rwsem_rw, &pi_rwsem, down_read, up_read, down_write, up_write)
+#ifdef CONFIG_RT_MUTEXES
+static DEFINE_RT_MUTEX(pi_rtm);
+PI_CASE(rtmutex, &pi_rtm, rt_mutex_lock, rt_mutex_unlock, rt_mutex_lock,
+	rt_mutex_unlock)
+#endif
+
+/*
+ * @needs_rt: only PREEMPT_RT gives this lock type priority inheritance.
+ * @boost: the owner must be boosted (else: a reader owner, which cannot
+ * be; the waiting writer must get the lock within 2 s of the release).
+ */
+static void pi_one(const char *name, int (*low)(void *), int (*high)(void *),
+		   bool sleepable, bool boost, bool needs_rt)
+{
+	struct pi_ctx *c;
+	struct task_struct *l, *h;
+	s64 wait_us;
+
+	if (needs_rt && !RT_KERNEL) {
+		result("skip", name, "needs PREEMPT_RT (no priority inheritance here)");
+		return;
+	}
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		result("fail", name, "no memory");
+		return;
+	}
+	init_completion(&c->held);
+	init_completion(&c->l_done);
+	init_completion(&c->h_done);
+	c->sleepable = sleepable;
+	c->boost_expected = boost;
+
+	l = make_thread(low, c, "hx_pi_low", cpu_a, LOW_RTPRIO);
+	h = make_thread(high, c, "hx_pi_high", cpu_b, HIGH_RTPRIO);
+	if (IS_ERR(l) || IS_ERR(h)) {
+		result("fail", name, "kthread_create failed");
+		return;
+	}
+	c->l_normal = l->normal_prio;
+	wake_up_process(l);
+	wake_up_process(h);
+	if (!wait_ms(&c->l_done, 15000) || !wait_ms(&c->h_done, 15000)) {
+		result("fail", name, "owner or waiter did not finish within 15 s");
+		wait_for_completion(&c->l_done);
+		wait_for_completion(&c->h_done);
+		goto out;
+	}
+	wait_us = ktime_us_delta(c->t_acq, c->t_rel);
+
+	if (boost && c->l_min != KPRIO(HIGH_RTPRIO))
+		result("fail", name,
+		       "owner not boosted: best prio %d while the waiter (prio %d) waited, own prio %d",
+		       c->l_min, KPRIO(HIGH_RTPRIO), c->l_normal);
+	else if (c->l_after != c->l_normal)
+		result("fail", name, "owner prio %d after unlock, expected its own %d",
+		       c->l_after, c->l_normal);
+	else if (!boost && wait_us > 2 * USEC_PER_SEC)
+		result("fail", name, "waiting writer got the lock %lld us after the readers left",
+		       wait_us);
+	else if (boost)
+		result("pass", name, "owner prio %d -> %d while the waiter waited -> %d after unlock",
+		       c->l_normal, c->l_min, c->l_after);
+	else
+		result("pass", name,
+		       "reader owner ran at prio %d (own %d: readers are not boosted); writer got the lock %lld us after the release",
+		       c->l_min, c->l_normal, wait_us);
+out:
+	put_task_struct(l);
+	put_task_struct(h);
+	kfree(c);
+}
+
+static void test_pi(void)
+{
+	pi_one("pi/spinlock", pi_low_spin, pi_high_spin, false, true, true);
+	pi_one("pi/rwlock_writer_owner_writer_waits", pi_low_rw_ww, pi_high_rw_ww, false, true, true);
+	pi_one("pi/rwlock_writer_owner_reader_waits", pi_low_rw_wr, pi_high_rw_wr, false, true, true);
+	pi_one("pi/rwlock_reader_owner_writer_waits", pi_low_rw_rw, pi_high_rw_rw, false, false, false);
+	pi_one("pi/mutex", pi_low_mutex, pi_high_mutex, true, true, true);
+	pi_one("pi/rwsem_writer_owner_writer_waits", pi_low_rwsem_ww, pi_high_rwsem_ww, true, true, true);
+	pi_one("pi/rwsem_writer_owner_reader_waits", pi_low_rwsem_wr, pi_high_rwsem_wr, true, true, true);
+	pi_one("pi/rwsem_reader_owner_writer_waits", pi_low_rwsem_rw, pi_high_rwsem_rw, true, false, false);
+#ifdef CONFIG_RT_MUTEXES
+	pi_one("pi/rt_mutex", pi_low_rtmutex, pi_high_rtmutex, true, true, false);
+#else
+	result("skip", "pi/rt_mutex", "CONFIG_RT_MUTEXES is off");
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* fair: a writer is not starved by a stream of readers                */
+
+#define FAIR_READERS	4
+#define FAIR_BOUND_MS	5000
+
+struct fair_ctx {
+	struct completion w_done, go;
+	bool stop;
+	bool sleepable;
+	atomic_t reads, readers_in, overlaps;
+	s64 w_wait_us;
+};
+
+static DEFINE_RWLOCK(fair_rw);
+static DECLARE_RWSEM(fair_rwsem);
+
+/* Inside the read side: count overlap with other readers, hold ~200 us. */
+static void fair_read_body(struct fair_ctx *c)
+{
+	if (atomic_inc_return(&c->readers_in) > 1)
+		atomic_inc(&c->overlaps);
+	udelay(200);
+	atomic_dec(&c->readers_in);
+	atomic_inc(&c->reads);
+}
+
+#define FAIR_CASE(name, lk, r_lock, r_unlock, w_lock, w_unlock)		\
+static int fair_reader_##name(void *arg)				\
+{									\
+	struct fair_ctx *c = arg;					\
+	ktime_t end = ktime_add_ms(ktime_get(), 3 * FAIR_BOUND_MS);	\
+									\
+	wait_for_completion(&c->go);					\
+	while (!READ_ONCE(c->stop) && ktime_before(ktime_get(), end)) {	\
+		r_lock(lk);						\
+		fair_read_body(c);					\
+		r_unlock(lk);						\
+		cond_resched();						\
+	}								\
+	return 0;							\
+}									\
+static int fair_writer_##name(void *arg)				\
+{									\
+	struct fair_ctx *c = arg;					\
+	ktime_t t0;							\
+									\
+	wait_for_completion(&c->go);					\
+	msleep(100);	/* the readers are streaming by now */		\
+	t0 = ktime_get();						\
+	w_lock(lk);							\
+	c->w_wait_us = ktime_us_delta(ktime_get(), t0);			\
+	w_unlock(lk);							\
+	WRITE_ONCE(c->stop, true);					\
+	kthread_complete_and_exit(&c->w_done, 0);			\
+}
+
+FAIR_CASE(rwlock, &fair_rw, read_lock, read_unlock, write_lock, write_unlock)
+FAIR_CASE(rwsem, &fair_rwsem, down_read, up_read, down_write, up_write)
+
+static void fair_one(const char *name, int (*reader)(void *), int (*writer)(void *))
+{
+	struct fair_ctx *c;
+	struct task_struct *r[FAIR_READERS], *w;
+	int i;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		result("fail", name, "no memory");
+		return;
+	}
+	init_completion(&c->go);
+	init_completion(&c->w_done);
+	for (i = 0; i < FAIR_READERS; i++) {
+		r[i] = kthread_run(reader, c, "hx_fair_r%d", i);
+		if (IS_ERR(r[i])) {
+			result("fail", name, "kthread_run failed");
+			return;
+		}
+		get_task_struct(r[i]);
+	}
+	w = make_thread(writer, c, "hx_fair_w", -1, 0);
+	if (IS_ERR(w)) {
+		result("fail", name, "kthread_create failed");
+		return;
+	}
+	wake_up_process(w);
+	complete_all(&c->go);
+	if (!wait_ms(&c->w_done, 4 * FAIR_BOUND_MS)) {
+		result("fail", name, "writer starved: no write lock after %d ms",
+		       4 * FAIR_BOUND_MS);
+		WRITE_ONCE(c->stop, true);
+		wait_for_completion(&c->w_done);
+	} else if (c->w_wait_us > FAIR_BOUND_MS * USEC_PER_MSEC) {
+		result("fail", name, "writer waited %lld us (bound %d ms) behind %d readers",
+		       c->w_wait_us, FAIR_BOUND_MS, FAIR_READERS);
+	} else {
+		result("pass", name,
+		       "writer waited %lld us behind %d streaming readers (%d read sections, %d overlapping)",
+		       c->w_wait_us, FAIR_READERS, atomic_read(&c->reads),
+		       atomic_read(&c->overlaps));
+	}
+	WRITE_ONCE(c->stop, true);
+	for (i = 0; i < FAIR_READERS; i++) {
+		kthread_stop(r[i]);
+		put_task_struct(r[i]);
+	}
+	put_task_struct(w);
+	kfree(c);
+}
+
+static void test_fair(void)
+{
+	fair_one("fair/rwlock_writer_not_starved", fair_reader_rwlock, fair_writer_rwlock);
+	fair_one("fair/rwsem_writer_not_starved", fair_reader_rwsem, fair_writer_rwsem);
+}
+
+/* ------------------------------------------------------------------ */
+/* ww: deadlock resolution under many contexts                         */
+
+#define WW_LOCKS	16
+#define WW_THREADS	8
+#define WW_ROUNDS	150
+#define WW_MAX_HOLD	8
+#define WW_BOUND_MS	90000
+
+static DEFINE_WW_CLASS(hx_ww_class);
+static DEFINE_WD_CLASS(hx_wd_class);
+
+struct ww_shared {
+	struct ww_mutex locks[WW_LOCKS];
+	atomic_t holders[WW_LOCKS];
+	struct ww_class *class;
+	atomic_t rounds, deadlks, doubles, errors, running;
+	struct completion done;
+	ktime_t end;
+};
+
+struct ww_thread {
+	struct ww_shared *s;
+	u32 seed;
+};
+
+static void ww_unlock_all(struct ww_shared *s, bool *held)
+{
+	int i;
+
+	for (i = 0; i < WW_LOCKS; i++) {
+		if (held[i]) {
+			ww_mutex_unlock(&s->locks[i]);
+			held[i] = false;
+		}
+	}
+}
+
+/* One round: lock @n locks in the order of @order, backing off on -EDEADLK. */
+static int ww_round(struct ww_shared *s, const int *order, int n)
+{
+	struct ww_acquire_ctx ctx;
+	bool held[WW_LOCKS] = { };
+	int contended = -1;
+	int i, err = 0, idx;
+
+	ww_acquire_init(&ctx, s->class);
+retry:
+	for (i = 0; i < n; i++) {
+		idx = order[i];
+		if (idx == contended)
+			continue;	/* taken by ww_mutex_lock_slow() below */
+		err = ww_mutex_lock(&s->locks[idx], &ctx);
+		if (!err) {
+			held[idx] = true;
+			continue;
+		}
+		if (err != -EDEADLK) {
+			atomic_inc(&s->errors);
+			goto out;
+		}
+		atomic_inc(&s->deadlks);
+		ww_unlock_all(s, held);
+		if (ktime_after(ktime_get(), s->end))
+			goto out;
+		ww_mutex_lock_slow(&s->locks[idx], &ctx);
+		held[idx] = true;
+		contended = idx;
+		goto retry;
+	}
+	ww_acquire_done(&ctx);
+	/* Everything held: nobody else may hold any of them. */
+	for (i = 0; i < n; i++)
+		if (atomic_inc_return(&s->holders[order[i]]) != 1)
+			atomic_inc(&s->doubles);
+	udelay(20);
+	for (i = 0; i < n; i++)
+		atomic_dec(&s->holders[order[i]]);
+	err = 0;
+out:
+	ww_unlock_all(s, held);
+	ww_acquire_fini(&ctx);
+	return err;
+}
+
+static int ww_worker(void *arg)
+{
+	struct ww_thread *t = arg;
+	struct ww_shared *s = t->s;
+	struct rnd_state rnd;
+	int order[WW_LOCKS];
+	int round, i, j, n, tmp;
+
+	prandom_seed_state(&rnd, t->seed);
+	for (round = 0; round < WW_ROUNDS; round++) {
+		if (ktime_after(ktime_get(), s->end))
+			break;
+		for (i = 0; i < WW_LOCKS; i++)
+			order[i] = i;
+		for (i = WW_LOCKS - 1; i > 0; i--) {
+			j = prandom_u32_state(&rnd) % (i + 1);
+			tmp = order[i];
+			order[i] = order[j];
+			order[j] = tmp;
+		}
+		n = 2 + prandom_u32_state(&rnd) % (WW_MAX_HOLD - 1);
+		if (ww_round(s, order, n))
+			break;
+		atomic_inc(&s->rounds);
+		cond_resched();
+	}
+	if (atomic_dec_and_test(&s->running))
+		complete(&s->done);
+	return 0;
+}
+
+static void ww_one(const char *name, struct ww_class *class)
+{
+	struct ww_shared *s;
+	struct ww_thread th[WW_THREADS];
+	struct task_struct *tasks[WW_THREADS];
+	int i, rounds;
+	ktime_t t0;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s) {
+		result("fail", name, "no memory");
+		return;
+	}
+	for (i = 0; i < WW_LOCKS; i++)
+		ww_mutex_init(&s->locks[i], class);
+	s->class = class;
+	init_completion(&s->done);
+	atomic_set(&s->running, WW_THREADS);
+	t0 = ktime_get();
+	s->end = ktime_add_ms(t0, WW_BOUND_MS);
+	for (i = 0; i < WW_THREADS; i++) {
+		th[i].s = s;
+		th[i].seed = 0x5eed0000 + i;
+		/* half of them real-time: the RT ww_mutex orders by priority too */
+		tasks[i] = make_thread(ww_worker, &th[i], "hx_ww", -1,
+				       (i & 1) ? LOW_RTPRIO + i : 0);
+		if (IS_ERR(tasks[i])) {
+			result("fail", name, "kthread_create failed");
+			return;
+		}
+	}
+	for (i = 0; i < WW_THREADS; i++)
+		wake_up_process(tasks[i]);
+	if (!wait_ms(&s->done, WW_BOUND_MS + 30000)) {
+		result("fail", name, "contexts still running after %d ms (deadlock?)",
+		       WW_BOUND_MS + 30000);
+		wait_for_completion(&s->done);
+	}
+	rounds = atomic_read(&s->rounds);
+	if (atomic_read(&s->doubles) || atomic_read(&s->errors) ||
+	    rounds != WW_THREADS * WW_ROUNDS)
+		result("fail", name,
+		       "%d of %d rounds completed, %d locks held twice, %d unexpected errors, %d -EDEADLK backoffs",
+		       rounds, WW_THREADS * WW_ROUNDS, atomic_read(&s->doubles),
+		       atomic_read(&s->errors), atomic_read(&s->deadlks));
+	else
+		result("pass", name,
+		       "%d contexts x %d rounds over %d locks in %lld ms, %d -EDEADLK backoffs, no lock held twice",
+		       WW_THREADS, WW_ROUNDS, WW_LOCKS,
+		       ktime_ms_delta(ktime_get(), t0), atomic_read(&s->deadlks));
+	for (i = 0; i < WW_THREADS; i++)
+		put_task_struct(tasks[i]);
+	for (i = 0; i < WW_LOCKS; i++)
+		ww_mutex_destroy(&s->locks[i]);
+	kfree(s);
+}
+
+static void test_ww(void)
+{
+	ww_one("ww/wound_wait_8_contexts_16_locks", &hx_ww_class);
+	ww_one("ww/wait_die_8_contexts_16_locks", &hx_wd_class);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int __init hx_rtlocks_init(void)
+{
+	cpu_a = cpumask_first(cpu_online_mask);
+	cpu_b = cpumask_next(cpu_a, cpu_online_mask);
+	if (cpu_b >= nr_cpu_ids)
+		cpu_b = cpu_a;
+	pr_info("start: tests=%s, PREEMPT_RT=%d, CPUs %d and %d\n", tests,
+		RT_KERNEL, cpu_a, cpu_b);
+	if (wanted("wake"))
+		test_wake();
+	if (wanted("pi"))
+		test_pi();
+	if (wanted("fair"))
+		test_fair();
+	if (wanted("ww"))
+		test_ww();
+	pr_info("done: %d failed\n", n_failed);
+	return n_failed ? -EIO : 0;
+}
+
+static void __exit hx_rtlocks_exit(void)
+{
+}
+
+module_init(hx_rtlocks_init);
+module_exit(hx_rtlocks_exit);
+MODULE_DESCRIPTION("Harness: targeted PREEMPT_RT locking tests");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Our targeted RT locking tests (tests/modules/rt-locks, hx_rtlocks.ko):
+# one load per group; each "hx_rtlocks: RESULT pass|fail|skip NAME: DETAIL"
+# kernel message becomes one TAP result.
+ko=/lib/modules/test/hx_rtlocks.ko
+n=0
+bad=0
+
+for group in wake pi fair ww; do
+	echo "hx-rtlocks: begin $group" >/dev/kmsg
+	start=$(date +%s)
+	insmod "$ko" tests=$group
+	rc=$?
+	[ $rc != 0 ] || rmmod hx_rtlocks
+	echo "# group $group: insmod status $rc, $(($(date +%s) - start)) s"
+	got=0
+	dmesg | sed -n "/hx-rtlocks: begin $group\$/,\$p" | sed -n 's/.*hx_rtlocks: RESULT //p' >/tmp/rtlocks.$group
+	while read -r status rest; do
+		n=$((n + 1))
+		got=$((got + 1))
+		case $status in
+		pass) echo "ok $n - $rest" ;;
+		skip) echo "ok $n - ${rest%%:*} # SKIP ${rest#*: }" ;;
+		*) echo "not ok $n - $rest"; bad=1 ;;
+		esac
+	done </tmp/rtlocks.$group
+	if [ $got = 0 ]; then
+		n=$((n + 1))
+		echo "not ok $n - group $group printed no results (insmod status $rc)"
+		bad=1
+	fi
+done
+echo "1..$n"
+exit $bad

@@ -10,9 +10,14 @@ S := scripts
 # its waiters a 30 ms timeout that plain TCG on the KASAN kernel overruns.
 # The 100 000-entry directory runs on the default kernel (too slow on KASAN).
 # ntfs-fuzz: 300 seeded corruption cases (FUZZ_N, FUZZ_SEED; make fuzz for more).
-CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests default:ntfs-big
+# The rt kernel (PREEMPT_RT + lock debugging, issue 5) runs tests/rt
+# (lockdep self-tests, locktorture per lock type, test-ww_mutex, hx_rtlocks,
+# rt-tests) and the tree's futex selftests under -icount; "@N" bounds a boot
+# to N seconds.
+CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests default:ntfs-big \
+	rt:smoke,rt@1500 rt+icount:futex-selftests@900
 
-.PHONY: all run check fuzz bench tree export-patches check-series kernel modules \
+.PHONY: all run check fuzz bench bench-rt rt-soak tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help
 
 all: help
@@ -24,6 +29,8 @@ help:
 	@echo "make fuzz           the ntfs3 corruption fuzzer alone (N=1000 cases, SEED=1)"
 	@echo "make bench          benchmarks: ours vs the stock Debian tree, same run"
 	@echo "make bench-ntfs     NTFS benchmark: ours vs in-tree ntfs3 vs ntfs-3g (also in make bench)"
+	@echo "make bench-rt       RT locking benchmark: locktorture + hackbench, ours vs stock RT (also in make bench)"
+	@echo "make rt-soak        every locktorture type for 10 minutes on the rt kernel"
 	@echo "make tree           patched kernel tree in build/src/linux, one commit per patch"
 	@echo "make export-patches write the tree's commits back to patches/"
 	@echo "make check-series   build every patch of the series and checkpatch it"
@@ -46,6 +53,16 @@ fuzz:
 bench:
 	@$(S)/bench.sh
 	@$(S)/bench-ntfs.sh
+	@$(S)/bench-rt.sh
+
+# RT locking benchmark alone (docs/bench/rt.md): locktorture and hackbench
+# on non-debug RT kernels, ours vs stock.
+bench-rt:
+	@$(S)/bench-rt.sh
+
+# Every locktorture type for 10 minutes on the rt kernel (RT_SOAK_SECONDS).
+rt-soak:
+	@$(S)/rt-soak.sh
 
 # The NTFS benchmark alone (docs/bench/ntfs.md).
 .PHONY: bench-ntfs

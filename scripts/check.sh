@@ -12,7 +12,10 @@ start=$(date +%s)
 # "VARIANT+icount:suites" boots VARIANT with QEMU -icount: guest time then
 # counts instructions, so tests with short timeouts (the tree's
 # futex_requeue waits 30 ms) do not fail on a slow KASAN kernel under TCG.
+# A trailing "@SECONDS" ("rt:smoke,rt@1200") bounds that boot instead of
+# TIMEOUT (default 2700 s).
 for boot in $BOOTS; do
+	boot=${boot%@*}
 	V=${boot%%:*}
 	"$S/prepare.sh" "${V%+icount}"
 done
@@ -76,6 +79,8 @@ NTFS_IMAGES=${NTFS_IMAGES:-c4k-r1k c512 c64k c2m s4k-r4k bigdir}
 
 # The VM boots.  KASAN kernels under TCG may stall a minute in early boot.
 for boot in $BOOTS; do
+	tmo=${TIMEOUT:-2700}
+	case "$boot" in *@*) tmo=${boot##*@} boot=${boot%@*} ;; esac
 	spec=${boot%%:*}
 	V=${spec%+icount}
 	ic=0
@@ -92,7 +97,7 @@ for boot in $BOOTS; do
 	set +e
 	name=check-$(echo "$spec" | tr '+' '-')
 	MODE=check SUITES="$suites" NAME="$name" ICOUNT=$ic \
-		TIMEOUT="${TIMEOUT:-2700}" TEST_TIMEOUT="${TEST_TIMEOUT:-900}" "$S/vm.sh" "$V"
+		TIMEOUT="$tmo" TEST_TIMEOUT="${TEST_TIMEOUT:-900}" "$S/vm.sh" "$V"
 	rc=$?
 	set -e
 	"$S/results.py" --name "vm-$spec" --results "$LOGS/boot-$name/results.log" \

@@ -41,9 +41,9 @@ pkg_version() {
 # Kernel variants: which tree they build and which config fragments they use.
 variant_src() {
 	case "$1" in
-	stock|stock-rt) echo "$STOCK_SRC" ;;
-	default|debug|rt) echo "$SRC" ;;
-	*) die "unknown VARIANT '$1' (default, debug, rt, stock, stock-rt)" ;;
+	stock|stock-rt|stock-rt-nodebug) echo "$STOCK_SRC" ;;
+	default|debug|rt|rt-nodebug) echo "$SRC" ;;
+	*) die "unknown VARIANT '$1' (default, debug, rt, rt-nodebug, stock, stock-rt, stock-rt-nodebug)" ;;
 	esac
 }
 
@@ -52,6 +52,8 @@ variant_fragments() {
 	default|stock) echo base ;;
 	debug) echo "base debug" ;;
 	rt|stock-rt) echo "base rt" ;;
+	# bench/rt: PREEMPT_RT without lock debugging
+	rt-nodebug|stock-rt-nodebug) echo "base rt-bench" ;;
 	*) die "unknown VARIANT '$1'" ;;
 	esac
 }

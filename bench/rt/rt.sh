@@ -34,9 +34,9 @@ for type in $types; do
 		echo "# $type: no SUCCESS verdict"
 		status=1
 	}
-	grep -E -- '-torture: *(Writes|Reads)' /tmp/bench-lt.log | tail -n 2 | sed 's/^/# /'
+	grep -E '(Writes|Reads) *: *Total:' /tmp/bench-lt.log | tail -n 2 | sed 's/^/# /'
 	for kind in Writes Reads; do
-		total=$(grep -E -- "-torture: *$kind *: *Total:" /tmp/bench-lt.log | tail -n 1 |
+		total=$(grep -E "$kind *: *Total:" /tmp/bench-lt.log | tail -n 1 |
 			sed 's/.*Total: *\([0-9]*\).*/\1/')
 		[ -n "$total" ] || continue
 		k=$(echo "$kind" | tr 'A-Z' 'a-z')

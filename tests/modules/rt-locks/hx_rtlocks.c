@@ -39,7 +39,6 @@
 #include <linux/sched/types.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/spinlock.h>
-#include <linux/rwlock.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/rtmutex.h>

@@ -136,9 +136,11 @@ def parse_results(lines, tally, expect_done):
 EXPECTED_WARNS = {
     # locktorture's lock_busted type, a lock that does not lock: the writer's
     # WARN_ON_ONCE on finding it held shows that the check can fail
-    # (tests/rt/locktorture.sh).
+    # (tests/rt/locktorture.sh).  O= builds print the path as
+    # ../src/TREE/kernel/locking/locktorture.c.
     'lock_torture_writer': re.compile(
-        r'WARNING: .* at kernel/locking/locktorture\.c:\d+ lock_torture_writer\+'),
+        r'WARNING: CPU: \d+ PID: \d+ at (?:\S*/)?kernel/locking/locktorture\.c:\d+ '
+        r'lock_torture_writer\+'),
 }
 EXPECT_RE = re.compile(r'hx-expect-warn: (begin|end) (\S+)')
 TRACE_RE = re.compile(r'(Call Trace:|RIP: )')

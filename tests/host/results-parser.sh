@@ -53,6 +53,8 @@ framed() {
 }
 verdict "lock_busted WARN inside its frame is accepted" 0 "1 passed, 0 failed, 1 skipped" "$ok_run" \
 	"$clean$(framed lock_torture_writer "$busted_warn")"
+verdict "the WARN with the O= build's relative path is accepted too" 0 "1 passed, 0 failed, 1 skipped" "$ok_run" \
+	"$clean$(framed lock_torture_writer "$(echo "$busted_warn" | sed 's| at kernel/| at ../src/linux/kernel/|')")"
 verdict "the same WARN outside a frame fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
 	"$clean$busted_warn"
 verdict "a frame for an unlisted function accepts nothing" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \

@@ -15,7 +15,7 @@ S := scripts
 # rt-tests) and the tree's futex selftests under -icount; "@N" bounds a boot
 # to N seconds.
 CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests default:ntfs-big \
-	rt:smoke,rt@1500 rt+icount:futex-selftests@900
+	rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
 .PHONY: all run check fuzz bench bench-rt rt-soak tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help

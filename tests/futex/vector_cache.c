@@ -72,6 +72,21 @@ static long wake32(void *uaddr, int private)
 	return futex1_wake(uaddr, 1, private);
 }
 
+/*
+ * The waiter shows as sleeping ('S') from the moment futex_waitv() sets
+ * its task state, which comes before all entries are queued; with 128
+ * entries on a loaded emulator a wake can arrive in between.  A wake that
+ * must find the waiter retries for up to 5 s; one that never finds it
+ * still fails (and the waiter then times out).
+ */
+#define RETRY_WHILE_ZERO(expr)						\
+({									\
+	long __r = 0;							\
+	for (int __i = 0; __i < 5000 && !(__r = (expr)); __i++)		\
+		usleep(1000);						\
+	__r;								\
+})
+
 int main(void)
 {
 	long r, stale, fresh;
@@ -82,14 +97,14 @@ int main(void)
 
 	set_words(w, 8, P32);
 	asleep = start_call();
-	r = wake32(&w[3], 1);
+	r = RETRY_WHILE_ZERO(wake32(&w[3], 1));
 	tap_result(asleep && r == 1 && finish_call() == 3,
 		   "first call: a wake at index 3 returns 3 (woke %ld)", r);
 
 	waitv_set(&vec[3], &x, 0, P32);
 	asleep = start_call();
 	stale = wake32(&w[3], 1);
-	fresh = wake32(&x, 1);
+	fresh = RETRY_WHILE_ZERO(wake32(&x, 1));
 	tap_result(asleep && stale == 0 && fresh == 1 && finish_call() == 3,
 		   "index 3 moved to another address: old one finds nobody (%ld), new one wakes (%ld)",
 		   stale, fresh);
@@ -97,7 +112,7 @@ int main(void)
 	waitv_set(&vec[3], &x, 0, FUTEX2_SIZE_U16 | FUTEX2_PRIVATE);
 	asleep = start_call();
 	stale = futex2_wake(&x, 0xffffffffUL, 1, P32);
-	fresh = futex2_wake(&x, 0xffff, 1, FUTEX2_SIZE_U16 | FUTEX2_PRIVATE);
+	fresh = RETRY_WHILE_ZERO(futex2_wake(&x, 0xffff, 1, FUTEX2_SIZE_U16 | FUTEX2_PRIVATE));
 	tap_result(asleep && stale == 0 && fresh == 1 && finish_call() == 3,
 		   "index 3 changed to U16 at the same address: U32 wake finds nobody (%ld), U16 wakes (%ld)",
 		   stale, fresh);
@@ -106,35 +121,35 @@ int main(void)
 	waitv_set(&vec[5], &w[5], 0, FUTEX2_SIZE_U32);
 	asleep = start_call();
 	stale = wake32(&w[5], 1);
-	fresh = wake32(&w[5], 0);
+	fresh = RETRY_WHILE_ZERO(wake32(&w[5], 0));
 	tap_result(asleep && stale == 0 && fresh == 1 && finish_call() == 5,
 		   "index 5 changed to shared: private wake finds nobody (%ld), shared wakes (%ld)",
 		   stale, fresh);
 
 	set_words(w, 8, P32);
 	asleep = start_call();
-	r = syscall(SYS_futex, &w[6], FUTEX_CMP_REQUEUE_PRIVATE, 0, 1, &y, 0);
-	fresh = wake32(&y, 1);
+	r = RETRY_WHILE_ZERO(syscall(SYS_futex, &w[6], FUTEX_CMP_REQUEUE_PRIVATE, 0, 1, &y, 0));
+	fresh = RETRY_WHILE_ZERO(wake32(&y, 1));
 	tap_result(asleep && r == 1 && fresh == 1 && finish_call() == 6,
 		   "entry 6 requeued to another futex and woken there (moved %ld, woke %ld)", r, fresh);
 
 	asleep = start_call();
 	stale = wake32(&y, 1);
-	fresh = wake32(&w[6], 1);
+	fresh = RETRY_WHILE_ZERO(wake32(&w[6], 1));
 	tap_result(asleep && stale == 0 && fresh == 1 && finish_call() == 6,
 		   "next call after the requeue waits at index 6's own address (%ld, %ld)",
 		   stale, fresh);
 
 	set_words(big, WAITV_MAX, P32);
 	asleep = start_call();
-	r = wake32(&big[WAITV_MAX - 1], 1);
+	r = RETRY_WHILE_ZERO(wake32(&big[WAITV_MAX - 1], 1));
 	tap_result(asleep && r == 1 && finish_call() == WAITV_MAX - 1,
 		   "vector grown to 128 entries: index 127 woken (%ld)", r);
 
 	set_words(w, 8, P32);
 	asleep = start_call();
 	stale = wake32(&big[1], 1);
-	fresh = wake32(&w[1], 1);
+	fresh = RETRY_WHILE_ZERO(wake32(&w[1], 1));
 	tap_result(asleep && stale == 0 && fresh == 1 && finish_call() == 1,
 		   "back to 8 entries: the 128-entry call's futex finds nobody (%ld), index 1 wakes (%ld)",
 		   stale, fresh);

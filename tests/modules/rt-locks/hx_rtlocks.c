@@ -166,6 +166,7 @@ static int cpu_a, cpu_b;	/* two online CPUs (the same one on UP) */
 struct wake_ctx {
 	struct completion held, w_done, h_done, hog_done;
 	bool release, hog_stop;
+	bool rw;		/* rwlock_t instead of spinlock_t */
 	unsigned int state_after_lock, state_after_unlock;
 	long sleep_left;	/* schedule_timeout() remainder, if it slept */
 };
@@ -182,25 +183,21 @@ static void wake_hold(struct wake_ctx *c)
 		cpu_relax();
 }
 
-static int wake_holder_spin(void *arg)
+/* The holder write-locks the rwlock_t case, so the waiter's reader blocks. */
+static int wake_holder(void *arg)
 {
 	struct wake_ctx *c = arg;
 
-	spin_lock(&wake_spin);
+	if (c->rw)
+		write_lock(&wake_rw);
+	else
+		spin_lock(&wake_spin);
 	complete(&c->held);
 	wake_hold(c);
-	spin_unlock(&wake_spin);
-	kthread_complete_and_exit(&c->h_done, 0);
-}
-
-static int wake_holder_rw(void *arg)
-{
-	struct wake_ctx *c = arg;
-
-	write_lock(&wake_rw);
-	complete(&c->held);
-	wake_hold(c);
-	write_unlock(&wake_rw);
+	if (c->rw)
+		write_unlock(&wake_rw);
+	else
+		spin_unlock(&wake_spin);
 	kthread_complete_and_exit(&c->h_done, 0);
 }
 
@@ -214,26 +211,20 @@ static void wake_after(struct wake_ctx *c)
 	__set_current_state(TASK_RUNNING);
 }
 
-static int wake_waiter_spin(void *arg)
+static int wake_waiter(void *arg)
 {
 	struct wake_ctx *c = arg;
 
 	set_current_state(TASK_UNINTERRUPTIBLE);
-	spin_lock(&wake_spin);
-	c->state_after_lock = READ_ONCE(current->__state);
-	spin_unlock(&wake_spin);
-	wake_after(c);
-	kthread_complete_and_exit(&c->w_done, 0);
-}
-
-static int wake_waiter_rw(void *arg)
-{
-	struct wake_ctx *c = arg;
-
-	set_current_state(TASK_UNINTERRUPTIBLE);
-	read_lock(&wake_rw);
-	c->state_after_lock = READ_ONCE(current->__state);
-	read_unlock(&wake_rw);
+	if (c->rw) {
+		read_lock(&wake_rw);
+		c->state_after_lock = READ_ONCE(current->__state);
+		read_unlock(&wake_rw);
+	} else {
+		spin_lock(&wake_spin);
+		c->state_after_lock = READ_ONCE(current->__state);
+		spin_unlock(&wake_spin);
+	}
 	wake_after(c);
 	kthread_complete_and_exit(&c->w_done, 0);
 }
@@ -284,8 +275,9 @@ static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake
 	init_completion(&c->h_done);
 	init_completion(&c->hog_done);
 
-	h = make_thread(rw ? wake_holder_rw : wake_holder_spin, c, "hx_wake_own", cpu_a, 0);
-	w = make_thread(rw ? wake_waiter_rw : wake_waiter_spin, c, "hx_wake_wait", cpu_b, 0);
+	c->rw = rw;
+	h = make_thread(wake_holder, c, "hx_wake_own", cpu_a, 0);
+	w = make_thread(wake_waiter, c, "hx_wake_wait", cpu_b, 0);
 	if (IS_ERR(h) || IS_ERR(w)) {
 		result("fail", name, "kthread_create failed");
 		return;		/* leaks; cannot happen in the test VM */

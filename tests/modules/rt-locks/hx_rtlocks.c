@@ -163,6 +163,26 @@ static int cpu_a, cpu_b;	/* two online CPUs (the same one on UP) */
 /* ------------------------------------------------------------------ */
 /* wake: task state across a contended spinlock_t / rwlock_t           */
 
+/*
+ * A check's zeroed context, or NULL after reporting why there is none: a
+ * skip when it needs PREEMPT_RT (@why) and this is not, a failure when out
+ * of memory.
+ */
+static void *test_ctx_alloc(const char *name, size_t size, bool needs_rt,
+			    const char *why)
+{
+	void *c;
+
+	if (needs_rt && !RT_KERNEL) {
+		result("skip", name, "%s", why);
+		return NULL;
+	}
+	c = kzalloc(size, GFP_KERNEL);
+	if (!c)
+		result("fail", name, "no memory");
+	return c;
+}
+
 struct wake_ctx {
 	struct completion held, w_done, h_done, hog_done;
 	bool release, hog_stop;
@@ -261,15 +281,10 @@ static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake
 	struct task_struct *h, *w, *hog = NULL;
 	int woke = -1, blocked = 0, i;
 
-	if (!RT_KERNEL) {
-		result("skip", name, "needs PREEMPT_RT (spinlock_t does not sleep here)");
+	c = test_ctx_alloc(name, sizeof(*c), true,
+			   "needs PREEMPT_RT (spinlock_t does not sleep here)");
+	if (!c)
 		return;
-	}
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
-		result("fail", name, "no memory");
-		return;
-	}
 	init_completion(&c->held);
 	init_completion(&c->w_done);
 	init_completion(&c->h_done);
@@ -451,15 +466,10 @@ static void pi_one(const char *name, int (*low)(void *), int (*high)(void *),
 	struct task_struct *l, *h;
 	s64 wait_us;
 
-	if (needs_rt && !RT_KERNEL) {
-		result("skip", name, "needs PREEMPT_RT (no priority inheritance here)");
+	c = test_ctx_alloc(name, sizeof(*c), needs_rt,
+			   "needs PREEMPT_RT (no priority inheritance here)");
+	if (!c)
 		return;
-	}
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
-		result("fail", name, "no memory");
-		return;
-	}
 	init_completion(&c->held);
 	init_completion(&c->l_done);
 	init_completion(&c->h_done);

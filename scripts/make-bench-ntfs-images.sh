@@ -13,6 +13,7 @@
 # ntfs-3g version.  Disk use: about 1.1 GiB (the rest of the image is holes).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ntfs-3g.sh"
 OUT=$BUILD/bench-ntfs
 IMG=$OUT/bench.img
 SELF=$TOP/scripts/make-bench-ntfs-images.sh
@@ -36,13 +37,8 @@ rm -f "$OUT/stamp" "$IMG" "$OUT/seq.size"
 NEW=$OUT/bench.img.new
 MNT=$OUT/mnt
 LOG=$LOGS/bench-ntfs-images.log
-fuse_pid=
 cleanup() {
-	if [ -n "$fuse_pid" ]; then
-		umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
-		kill "$fuse_pid" 2>/dev/null || true
-		wait "$fuse_pid" 2>/dev/null || true
-	fi
+	fuse_reap
 	rmdir "$MNT" 2>/dev/null || true
 	rm -f "$NEW"
 }
@@ -56,17 +52,7 @@ t0=$(date +%s)
 truncate -s $((SEQ_MIB * 3))M "$NEW"
 mkntfs -F -f -q -L bench "$NEW" >>"$LOG" 2>&1 || die "mkntfs failed; log: $LOG"
 mkdir -p "$MNT"
-# ntfs-3g in the foreground as our child: after umount, wait until it has
-# written everything (see make-ntfs-images.sh).
-ntfs-3g -o no_detach,big_writes,noatime "$NEW" "$MNT" >>"$LOG" 2>&1 &
-fuse_pid=$!
-n=0
-until mountpoint -q "$MNT"; do
-	kill -0 "$fuse_pid" 2>/dev/null || die "ntfs-3g could not mount $NEW; log: $LOG"
-	n=$((n + 1))
-	[ $n -lt 400 ] || die "ntfs-3g did not mount $NEW within 20 s; log: $LOG"
-	sleep 0.05
-done
+fuse_mount "$NEW" big_writes,noatime
 
 python3 - "$MNT" "$SEQ_MIB" "$SMALL" "$OUT/seq.size" <<'EOF' >>"$LOG" 2>&1 || die "filling $NEW failed; log: $LOG"
 import hashlib, os, sys
@@ -96,11 +82,7 @@ print("seq.bin: %d MiB; small: %d files" % (seq_mib, small))
 with open(sys.argv[4], "w") as f:
     f.write("%d\n" % os.stat(os.path.join(mnt, "seq.bin")).st_size)
 EOF
-umount "$MNT" || die "umount $MNT failed"
-st=0
-wait "$fuse_pid" || st=$?
-fuse_pid=
-[ $st = 0 ] || die "ntfs-3g exited with status $st; log: $LOG"
+fuse_umount
 
 # seq.bin must be one run: the sequential read row measures the driver,
 # not a fragmented layout.

@@ -26,6 +26,7 @@
 # Never mounts NTFS with the host kernel's driver.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ntfs-3g.sh"
 OUT=$BUILD/fuzz
 IMAGES="base:6M:-c4096 base-c512:6M:-c512 base-s4k:8M:-s4096:-c4096"
 SELF=$TOP/scripts/make-fuzz-base.sh
@@ -49,13 +50,8 @@ NEW=
 MNT=$OUT/mnt
 LOG=$LOGS/make-fuzz-base.log
 : >"$LOG"
-fuse_pid=
 cleanup() {
-	if [ -n "$fuse_pid" ]; then
-		umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
-		kill "$fuse_pid" 2>/dev/null || true
-		wait "$fuse_pid" 2>/dev/null || true
-	fi
+	fuse_reap
 	[ -z "$NEW" ] || rm -f "$NEW"
 	rm -f "$OUT/helper.py"
 }
@@ -170,22 +166,9 @@ build() {
 	mkntfs -F -f -q "$@" -L fuzz-base "$NEW" >>"$LOG" 2>&1 ||
 		die "mkntfs $* failed; log: $LOG"
 	mkdir -p "$MNT"
-	# In the foreground as our child: after umount, wait until it has written.
-	ntfs-3g -o no_detach,streams_interface=windows "$NEW" "$MNT" >>"$LOG" 2>&1 &
-	fuse_pid=$!
-	n=0
-	until mountpoint -q "$MNT"; do
-		kill -0 "$fuse_pid" 2>/dev/null || { fuse_pid=; die "ntfs-3g could not mount; log: $LOG"; }
-		n=$((n + 1))
-		[ $n -lt 400 ] || die "ntfs-3g did not mount within 20 s; log: $LOG"
-		sleep 0.05
-	done
+	fuse_mount "$NEW" streams_interface=windows
 	populate "$MNT" >>"$LOG" 2>&1 || die "filling $name.img failed; log: $LOG"
-	umount "$MNT" || die "umount $MNT failed"
-	st=0
-	wait "$fuse_pid" || st=$?
-	fuse_pid=
-	[ $st = 0 ] || die "ntfs-3g exited with status $st; log: $LOG"
+	fuse_umount
 	mv "$NEW" "$OUT/$name.img"
 	NEW=
 }

@@ -18,6 +18,7 @@
 # the host kernel's driver.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ntfs-3g.sh"
 OUT=$BUILD/ntfs-images
 POP=$TOP/tests/ntfs/populate.sh
 SELF=$TOP/scripts/make-ntfs-images.sh
@@ -61,18 +62,7 @@ NEW=$OUT.new
 LOGDIR=$LOGS/ntfs-images
 MNT=		# the lane's mount point
 LOG=		# the image's log
-fuse_pid=	# the lane's ntfs-3g
 lanes=
-
-# In a lane: unmount and reap its ntfs-3g, also on failure.
-lane_cleanup() {
-	if [ -n "$fuse_pid" ]; then
-		umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
-		kill "$fuse_pid" 2>/dev/null || true
-		wait "$fuse_pid" 2>/dev/null || true
-		fuse_pid=
-	fi
-}
 
 # Main shell: stop the lanes (unmounting first makes their populate.sh
 # fail at once), wait for them; a failed build leaves only its logs.
@@ -95,31 +85,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
-
-# fuse_mount IMG OPTIONS: ntfs-3g in the foreground (no_detach) as our
-# child, so that after umount we can wait until it has written everything.
-fuse_mount() {
-	ntfs-3g -o "no_detach,$2" "$1" "$MNT" >>"$LOG" 2>&1 &
-	fuse_pid=$!
-	n=0
-	until mountpoint -q "$MNT"; do
-		if ! kill -0 "$fuse_pid" 2>/dev/null; then
-			fuse_pid=
-			die "ntfs-3g could not mount $1; log: $LOG"
-		fi
-		n=$((n + 1))
-		[ $n -lt 400 ] || die "ntfs-3g did not mount $1 within 20 s; log: $LOG"
-		sleep 0.05
-	done
-}
-
-fuse_umount() {
-	umount "$MNT" || die "umount $MNT failed"
-	st=0
-	wait "$fuse_pid" || st=$?
-	fuse_pid=
-	[ $st = 0 ] || die "ntfs-3g exited with status $st; log: $LOG"
-}
 
 # manifest IMG-BASENAME: read the mounted volume back into the manifests.
 manifest() {
@@ -316,7 +281,7 @@ mkdir -p "$NEW" "$LOGDIR"
 if [ "$JOBS" -ge 2 ]; then
 	for n in 1 2; do
 		(
-			trap lane_cleanup EXIT
+			trap fuse_reap EXIT
 			trap 'exit 1' INT TERM HUP
 			lane $n
 		) &
@@ -329,7 +294,7 @@ if [ "$JOBS" -ge 2 ]; then
 	lanes=
 	[ $failed = 0 ] || die "building the NTFS images failed (logs: $LOGDIR)"
 else
-	trap 'lane_cleanup; cleanup' EXIT
+	trap 'fuse_reap; cleanup' EXIT
 	lane 1
 	lane 2
 fi

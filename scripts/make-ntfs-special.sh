@@ -30,6 +30,7 @@
 # ntfs-3g version.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/ntfs-3g.sh"
 OUT=$BUILD/ntfs-special
 SELF=$TOP/scripts/make-ntfs-special.sh
 
@@ -49,14 +50,8 @@ fi
 NEW=$OUT.new
 LOG=$LOGS/ntfs-special.log
 MNT=$NEW/mnt
-fuse_pid=
 cleanup() {
-	if [ -n "$fuse_pid" ]; then
-		umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
-		kill "$fuse_pid" 2>/dev/null || true
-		wait "$fuse_pid" 2>/dev/null || true
-		fuse_pid=
-	fi
+	fuse_reap
 	if [ -d "$NEW" ] && ! grep -q " $NEW/" /proc/mounts; then
 		rm -rf "$NEW"
 	fi
@@ -430,26 +425,6 @@ else:
 EOF
 h() {
 	python3 "$H" "$@"
-}
-
-fuse_mount() {	# IMG OPTIONS
-	ntfs-3g -o "no_detach,$2" "$1" "$MNT" >>"$LOG" 2>&1 &
-	fuse_pid=$!
-	n=0
-	until mountpoint -q "$MNT"; do
-		kill -0 "$fuse_pid" 2>/dev/null || { fuse_pid=; die "ntfs-3g could not mount $1; log: $LOG"; }
-		n=$((n + 1))
-		[ $n -lt 400 ] || die "ntfs-3g did not mount $1 within 20 s; log: $LOG"
-		sleep 0.05
-	done
-}
-
-fuse_umount() {
-	umount "$MNT" || die "umount $MNT failed"
-	st=0
-	wait "$fuse_pid" || st=$?
-	fuse_pid=
-	[ $st = 0 ] || die "ntfs-3g exited with status $st; log: $LOG"
 }
 
 META=$NEW/special.meta

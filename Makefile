@@ -17,7 +17,7 @@ S := scripts
 CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests default:ntfs-big \
 	rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
-.PHONY: all run check fuzz bench bench-rt rt-soak tree export-patches check-series kernel modules \
+.PHONY: all run check fuzz bench bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help
 
 all: help
@@ -31,6 +31,7 @@ help:
 	@echo "make bench-ntfs     NTFS benchmark: ours vs in-tree ntfs3 vs ntfs-3g (also in make bench)"
 	@echo "make bench-rt       RT locking benchmark: locktorture + hackbench, ours vs stock RT (also in make bench)"
 	@echo "make rt-soak        every locktorture type for 10 minutes on the rt kernel"
+	@echo "make rt-boots       the tests/rt suite in N=10 boots of the rt kernel, each judged like make check"
 	@echo "make tree           patched kernel tree in build/src/linux, one commit per patch"
 	@echo "make export-patches write the tree's commits back to patches/"
 	@echo "make check-series   build every patch of the series and checkpatch it"
@@ -63,6 +64,11 @@ bench-rt:
 # Every locktorture type for 10 minutes on the rt kernel (RT_SOAK_SECONDS).
 rt-soak:
 	@$(S)/rt-soak.sh
+
+# The tests/rt suite in N boots (default 10) of the rt kernel, short
+# locktorture runs (RT_BOOTS_LT_SECONDS): problems that show on some boots.
+rt-boots:
+	@RT_BOOTS="$(or $(N),$(RT_BOOTS))" $(S)/rt-boots.sh
 
 # The NTFS benchmark alone (docs/bench/ntfs.md).
 .PHONY: bench-ntfs

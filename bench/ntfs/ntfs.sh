@@ -245,25 +245,26 @@ if wanted seqread || wanted randread || wanted smallfiles; then
 	fi
 fi
 
+# bigdir_rows WHO DIR: the wanted ones of ls_lR and find_stat for WHO (a
+# driver, or tmpfs for the floor) over the tree at DIR, bigdir on $loop.
+bigdir_rows() {
+	! wanted ls_lR ||
+		measure ls_lR "$1" "$loop" "$RUNS_SLOW" s lower "s" \
+			"$B" time ls -lR "$2"
+	! wanted find_stat ||
+		measure find_stat "$1" "$loop" "$RUNS_SLOW" s lower "s" \
+			"$B" time sh -c "find $2 -type f | xargs stat"
+}
+
 # bigdir: ls_lR, find_stat.
 if wanted ls_lR || wanted find_stat; then
 	if loop=$(load bigdir); then
 		for d in $DRIVERS; do
 			driver "$d"
-			! wanted ls_lR ||
-				measure ls_lR "$d" "$loop" "$RUNS_SLOW" s lower "s" \
-					"$B" time ls -lR "$MNT"
-			! wanted find_stat ||
-				measure find_stat "$d" "$loop" "$RUNS_SLOW" s lower "s" \
-					"$B" time sh -c "find $MNT -type f | xargs stat"
+			bigdir_rows "$d" "$MNT"
 		done
 		if floor "$loop" . bigdir; then
-			! wanted ls_lR ||
-				measure ls_lR tmpfs "$loop" "$RUNS_SLOW" s lower "s" \
-					"$B" time ls -lR "$FLOOR/bigdir"
-			! wanted find_stat ||
-				measure find_stat tmpfs "$loop" "$RUNS_SLOW" s lower "s" \
-					"$B" time sh -c "find $FLOOR/bigdir -type f | xargs stat"
+			bigdir_rows tmpfs "$FLOOR/bigdir"
 			rm -rf "$FLOOR"
 		fi
 		unload bigdir "$loop"

@@ -10,6 +10,8 @@
 #   BR_SECONDS   seconds per lock type (30); BR_WRITERS writers (4)
 #   BR_TYPES     lock types; BR_HACKBENCH hackbench options ("-g 4 -l 100")
 #   BR_LT_PARAMS extra locktorture parameters
+#   BR_ROUNDS    boots of each kernel (1), alternating which boots first;
+#                the table shows the median per row and the ratio per round
 #   ICOUNT=1     QEMU -icount (default 0: wall clock, as in the issue's
 #                figures; -icount runs the vCPUs round-robin, no real
 #                lock contention between CPUs)
@@ -18,6 +20,10 @@ set -eu
 S=$TOP/scripts
 OURS=${BENCH_RT_OURS:-rt-nodebug}
 STOCK=${BENCH_RT_STOCK:-stock-rt-nodebug}
+rounds=${BR_ROUNDS:-1}
+case $rounds in
+''|*[!0-9]*|0) die "BR_ROUNDS must be a positive number, not '$rounds'" ;;
+esac
 start=$(date +%s)
 
 ov=$BUILD/bench-rt/overlay
@@ -28,26 +34,57 @@ for var in BR_SECONDS BR_WRITERS BR_TYPES BR_HACKBENCH BR_LT_PARAMS; do
 	[ -z "$val" ] || printf "%s='%s'\n" "$var" "$val" >>"$ov/hx/bench-rt-env"
 done
 
-for v in $OURS $STOCK; do
-	"$S/prepare.sh" "$v"
+# One boot of variant $1 in round $2: its BENCH rows in bench-rt-$1-r$2.txt.
+bench_boot() {
+	name=bench-rt-$1-r$2
+	say BENCH "$1: round $2 of $rounds"
 	set +e
-	MODE=check SUITES=bench-rt NAME="bench-rt-$v" EXTRA_OVERLAY=$ov \
+	MODE=check SUITES=bench-rt NAME="$name" EXTRA_OVERLAY=$ov \
 		TIMEOUT=${TIMEOUT:-3600} TEST_TIMEOUT=3300 ICOUNT=${ICOUNT:-0} \
-		"$S/vm.sh" "$v" >/dev/null
+		"$S/vm.sh" "$1" >/dev/null
 	rc=$?
 	set -e
-	"$S/results.py" --name "bench-rt-$v" --results "$LOGS/boot-bench-rt-$v/results.log" \
-		--console "$LOGS/boot-bench-rt-$v/console.log" --vm-status $rc --expect-done >/dev/null ||
-		die "benchmark boot of $v failed; see $LOGS/boot-bench-rt-$v/"
-	grep '^BENCH ' "$LOGS/boot-bench-rt-$v/results.log" | tr -d '\r' >"$LOGS/bench-rt-$v.txt"
+	"$S/results.py" --name "$name" --results "$LOGS/boot-$name/results.log" \
+		--console "$LOGS/boot-$name/console.log" --vm-status $rc --expect-done >/dev/null ||
+		die "benchmark boot of $1 (round $2) failed; see $LOGS/boot-$name/"
+	grep '^BENCH ' "$LOGS/boot-$name/results.log" | tr -d '\r' >"$LOGS/$name.txt"
 	# RT spinlock (rtmutex based) against raw spinlock on the same kernel
-	awk '$2 == "lt_spin_lock_writes" { s = $3 } $2 == "lt_raw_spin_lock_writes" { r = $3 }
+	spin_ratio=$(awk '$2 == "lt_spin_lock_writes" { s = $3 } $2 == "lt_raw_spin_lock_writes" { r = $3 }
 		END { if (s && r) printf "BENCH spin_lock/raw_spin_lock %.4f ratio higher\n", s / r }' \
-		"$LOGS/bench-rt-$v.txt" >>"$LOGS/bench-rt-$v.txt"
+		"$LOGS/$name.txt")
+	[ -z "$spin_ratio" ] || echo "$spin_ratio" >>"$LOGS/$name.txt"
+}
+
+for v in $OURS $STOCK; do
+	"$S/prepare.sh" "$v"
 done
+# Alternate which kernel boots first, so that a drift of the host's speed
+# during the run does not always favour the same one.
+r=0
+while [ $r -lt "$rounds" ]; do
+	r=$((r + 1))
+	if [ $((r % 2)) = 1 ]; then
+		bench_boot "$OURS" $r
+		bench_boot "$STOCK" $r
+	else
+		bench_boot "$STOCK" $r
+		bench_boot "$OURS" $r
+	fi
+done
+files_ours=$(seq -f "$LOGS/bench-rt-$OURS-r%g.txt" 1 "$rounds")
+files_stock=$(seq -f "$LOGS/bench-rt-$STOCK-r%g.txt" 1 "$rounds")
 {
-	echo "RT locking, ours ($OURS) vs stock ($STOCK), $(date -u +%F)"
+	echo "RT locking, ours ($OURS) vs stock ($STOCK), $(date -u +%F), $rounds round(s)"
 	echo
+	# shellcheck disable=SC2086
+	"$S/bench-rounds.py" "$LOGS/bench-rt-$OURS.txt" "$LOGS/bench-rt-$STOCK.txt" \
+		$files_ours $files_stock >"$LOGS/bench-rt-rounds.md"
 	"$S/bench-table.py" "$LOGS/bench-rt-$OURS.txt" "$LOGS/bench-rt-$STOCK.txt"
+	if [ "$rounds" -gt 1 ]; then
+		echo
+		echo "Medians of $rounds rounds above; ours/stock per round:"
+		echo
+		cat "$LOGS/bench-rt-rounds.md"
+	fi
 } | tee "$LOGS/bench-rt.md"
 say TIME "$(($(date +%s) - start)) s"

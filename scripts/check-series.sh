@@ -3,9 +3,16 @@
 # pass checkpatch --strict.  Walks build/src/linux through the series one
 # commit at a time and builds each SERIES_VARIANTS kernel there (incremental,
 # ccache), then returns the tree to the tip of the series.
+#   SERIES_VARIANTS  kernels to build at each patch (default: default)
+#   SERIES_FROM      first patch to check, 1-based (default 1): after a
+#                    change to the tail of the series, check only that tail
 set -eu
 . "$(dirname "$0")/lib.sh"
 VARIANTS=${SERIES_VARIANTS:-default}
+FROM=${SERIES_FROM:-1}
+case $FROM in
+''|*[!0-9]*|0) die "SERIES_FROM must be a patch number (1 = the first patch), not '$FROM'" ;;
+esac
 "$TOP/scripts/tree.sh"
 
 [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
@@ -24,6 +31,7 @@ failed=0
 i=0
 for c in $commits; do
 	i=$((i + 1))
+	[ $i -ge "$FROM" ] || continue
 	subj=$(git -C "$SRC" log -1 --format=%s "$c")
 	say SERIES "[$i/$total] $subj"
 	git -C "$SRC" checkout -q --detach "$c"

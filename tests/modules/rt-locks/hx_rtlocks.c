@@ -18,7 +18,9 @@
  * pi    Priority inheritance: a low-priority SCHED_FIFO owner of a lock is
  *       boosted to the priority of a high-priority waiter while it waits,
  *       and deboosted by the unlock (spinlock_t, rwlock_t, mutex,
- *       rw_semaphore writer owner with writer/reader waiters, rt_mutex).
+ *       rw_semaphore writer owner with writer/reader waiters, rt_mutex,
+ *       local_lock_t with owner and waiter on the same CPU: on RT the
+ *       holder stays preemptible but cannot migrate).
  *       Reader-owned rw_semaphore/rwlock_t: readers cannot be boosted on
  *       RT; the waiting writer must get the lock right after they leave.
  * fair  A writer is not starved by a stream of readers (rwlock_t,
@@ -40,6 +42,8 @@
 #include <linux/sched/types.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/spinlock.h>
+#include <linux/local_lock.h>
+#include <linux/percpu.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/rtmutex.h>
@@ -373,10 +377,18 @@ static void test_wake(void)
 /* ------------------------------------------------------------------ */
 /* pi: priority inheritance through each lock type                     */
 
+/* How a pi case runs and what it expects (pi_one()'s @flags). */
+#define PI_SLEEPABLE	BIT(0)	/* the owner may sleep while holding */
+#define PI_BOOST	BIT(1)	/* the owner must be boosted */
+#define PI_NEEDS_RT	BIT(2)	/* only PREEMPT_RT has PI for this type */
+#define PI_SAME_CPU	BIT(3)	/* per-CPU lock: both threads on cpu_a */
+#define PI_PINNED	BIT(4)	/* on RT the owner cannot migrate */
+
 struct pi_ctx {
 	struct completion held, l_done, h_done;
 	bool sleepable;		/* the owner may sleep while holding */
 	bool boost_expected;
+	bool migratable;	/* the owner could migrate while holding */
 	int l_min, l_after, l_normal;
 	bool h_started;
 	ktime_t t_rel, t_acq;
@@ -393,6 +405,9 @@ static void pi_hold(struct pi_ctx *c)
 	int p;
 
 	c->l_min = current->prio;
+#ifdef CONFIG_SMP
+	c->migratable = !current->migration_disabled;
+#endif
 	while (ktime_before(ktime_get(), end)) {
 		p = READ_ONCE(current->prio);
 		if (p < c->l_min)
@@ -448,6 +463,8 @@ PI_CASE(mutex, &pi_mutex, mutex_lock, mutex_unlock, mutex_lock, mutex_unlock)
 PI_CASE(rwsem_ww, &pi_rwsem, down_write, up_write, down_write, up_write)
 PI_CASE(rwsem_wr, &pi_rwsem, down_write, up_write, down_read, up_read)
 PI_CASE(rwsem_rw, &pi_rwsem, down_read, up_read, down_write, up_write)
+static DEFINE_PER_CPU(local_lock_t, pi_local) = INIT_LOCAL_LOCK(pi_local);
+PI_CASE(local, &pi_local, local_lock, local_unlock, local_lock, local_unlock)
 #ifdef CONFIG_RT_MUTEXES
 static DEFINE_RT_MUTEX(pi_rtm);
 PI_CASE(rtmutex, &pi_rtm, rt_mutex_lock, rt_mutex_unlock, rt_mutex_lock,
@@ -455,29 +472,32 @@ PI_CASE(rtmutex, &pi_rtm, rt_mutex_lock, rt_mutex_unlock, rt_mutex_lock,
 #endif
 
 /*
- * @needs_rt: only PREEMPT_RT gives this lock type priority inheritance.
- * @boost: the owner must be boosted (else: a reader owner, which cannot
- * be; the waiting writer must get the lock within 2 s of the release).
+ * @flags: PI_*.  Without PI_BOOST the owner is a reader, which cannot be
+ * boosted; the waiting writer must get the lock within 2 s of the release.
  */
 static void pi_one(const char *name, int (*low)(void *), int (*high)(void *),
-		   bool sleepable, bool boost, bool needs_rt)
+		   unsigned int flags)
 {
+	bool boost = flags & PI_BOOST;
+	bool pinned_expected = IS_ENABLED(CONFIG_SMP) && RT_KERNEL &&
+			       (flags & PI_PINNED);
 	struct pi_ctx *c;
 	struct task_struct *l, *h;
 	s64 wait_us;
 
-	c = test_ctx_alloc(name, sizeof(*c), needs_rt,
+	c = test_ctx_alloc(name, sizeof(*c), flags & PI_NEEDS_RT,
 			   "needs PREEMPT_RT (no priority inheritance here)");
 	if (!c)
 		return;
 	init_completion(&c->held);
 	init_completion(&c->l_done);
 	init_completion(&c->h_done);
-	c->sleepable = sleepable;
+	c->sleepable = flags & PI_SLEEPABLE;
 	c->boost_expected = boost;
 
 	l = make_thread(low, c, "hx_pi_low", cpu_a, LOW_RTPRIO);
-	h = make_thread(high, c, "hx_pi_high", cpu_b, HIGH_RTPRIO);
+	h = make_thread(high, c, "hx_pi_high",
+			flags & PI_SAME_CPU ? cpu_a : cpu_b, HIGH_RTPRIO);
 	if (IS_ERR(l) || IS_ERR(h)) {
 		result("fail", name, "kthread_create failed");
 		return;
@@ -498,6 +518,8 @@ static void pi_one(const char *name, int (*low)(void *), int (*high)(void *),
 		result("fail", name,
 		       "owner not boosted: best prio %d while the waiter (prio %d) waited, own prio %d",
 		       c->l_min, KPRIO(HIGH_RTPRIO), c->l_normal);
+	else if (pinned_expected && c->migratable)
+		result("fail", name, "owner could migrate while holding the lock");
 	else if (c->l_after != c->l_normal)
 		result("fail", name, "owner prio %d after unlock, expected its own %d",
 		       c->l_after, c->l_normal);
@@ -518,16 +540,22 @@ static void pi_one(const char *name, int (*low)(void *), int (*high)(void *),
 
 static void test_pi(void)
 {
-	pi_one("pi/spinlock", pi_low_spin, pi_high_spin, false, true, true);
-	pi_one("pi/rwlock_writer_owner_writer_waits", pi_low_rw_ww, pi_high_rw_ww, false, true, true);
-	pi_one("pi/rwlock_writer_owner_reader_waits", pi_low_rw_wr, pi_high_rw_wr, false, true, true);
-	pi_one("pi/rwlock_reader_owner_writer_waits", pi_low_rw_rw, pi_high_rw_rw, false, false, false);
-	pi_one("pi/mutex", pi_low_mutex, pi_high_mutex, true, true, true);
-	pi_one("pi/rwsem_writer_owner_writer_waits", pi_low_rwsem_ww, pi_high_rwsem_ww, true, true, true);
-	pi_one("pi/rwsem_writer_owner_reader_waits", pi_low_rwsem_wr, pi_high_rwsem_wr, true, true, true);
-	pi_one("pi/rwsem_reader_owner_writer_waits", pi_low_rwsem_rw, pi_high_rwsem_rw, true, false, false);
+	const unsigned int rt_spin = PI_BOOST | PI_NEEDS_RT | PI_PINNED;
+	const unsigned int rt_sleep = PI_SLEEPABLE | PI_BOOST | PI_NEEDS_RT;
+
+	pi_one("pi/spinlock", pi_low_spin, pi_high_spin, rt_spin);
+	pi_one("pi/rwlock_writer_owner_writer_waits", pi_low_rw_ww, pi_high_rw_ww, rt_spin);
+	pi_one("pi/rwlock_writer_owner_reader_waits", pi_low_rw_wr, pi_high_rw_wr, rt_spin);
+	pi_one("pi/rwlock_reader_owner_writer_waits", pi_low_rw_rw, pi_high_rw_rw, PI_PINNED);
+	pi_one("pi/local_lock_same_cpu", pi_low_local, pi_high_local,
+	       rt_spin | PI_SAME_CPU);
+	pi_one("pi/mutex", pi_low_mutex, pi_high_mutex, rt_sleep);
+	pi_one("pi/rwsem_writer_owner_writer_waits", pi_low_rwsem_ww, pi_high_rwsem_ww, rt_sleep);
+	pi_one("pi/rwsem_writer_owner_reader_waits", pi_low_rwsem_wr, pi_high_rwsem_wr, rt_sleep);
+	pi_one("pi/rwsem_reader_owner_writer_waits", pi_low_rwsem_rw, pi_high_rwsem_rw,
+	       PI_SLEEPABLE);
 #ifdef CONFIG_RT_MUTEXES
-	pi_one("pi/rt_mutex", pi_low_rtmutex, pi_high_rtmutex, true, true, false);
+	pi_one("pi/rt_mutex", pi_low_rtmutex, pi_high_rtmutex, PI_SLEEPABLE | PI_BOOST);
 #else
 	result("skip", "pi/rt_mutex", "CONFIG_RT_MUTEXES is off");
 #endif

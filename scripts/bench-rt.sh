@@ -21,6 +21,8 @@ S=$TOP/scripts
 OURS=${BENCH_RT_OURS:-rt-nodebug}
 STOCK=${BENCH_RT_STOCK:-stock-rt-nodebug}
 rounds=${BR_ROUNDS:-1}
+# Each boot's rows are filed under its variant name: two names are needed.
+[ "$OURS" != "$STOCK" ] || die "BENCH_RT_OURS and BENCH_RT_STOCK are both '$OURS'; compare two variants"
 case $rounds in
 ''|*[!0-9]*|0) die "BR_ROUNDS must be a positive number, not '$rounds'" ;;
 esac

@@ -6,19 +6,16 @@ Merge the "BENCH key value unit dir" files of several boots of each kernel
 holding the median of each row, and print a Markdown table of the ratio
 ours/stock per round (> 1 better), so that the spread between rounds is
 visible next to the median."""
+import importlib.util
+import os
 import statistics
 import sys
 
-
-def load(path):
-    rows = {}
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 5 and parts[0] == 'BENCH':
-                _, key, value, unit, better = parts
-                rows[key] = (float(value), unit, better)
-    return rows
+_spec = importlib.util.spec_from_file_location(
+    'bench_table', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'bench-table.py'))
+bench_table = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_table)
+load, ratio = bench_table.load, bench_table.ratio
 
 
 def merge(runs, out):
@@ -26,12 +23,6 @@ def merge(runs, out):
         for key, (_, unit, better) in runs[0].items():
             vals = [r[key][0] for r in runs if key in r]
             f.write(f'BENCH {key} {statistics.median(vals):.6g} {unit} {better}\n')
-
-
-def ratio(o, s, better):
-    if better == 'higher':
-        return o / s if s else float('inf')
-    return s / o if o else float('inf')
 
 
 def main(argv):

@@ -14,7 +14,8 @@
  *
  * wake  A task that sets TASK_UNINTERRUPTIBLE and then blocks on a contended
  *       spinlock_t/rwlock_t keeps that state across the lock, and a
- *       wake_up_process() that arrives while it is blocked is not lost.
+ *       wake_up_process() that arrives while it is blocked is not lost;
+ *       one that finds a TASK_RUNNING waiter returns 0 and leaves it waiting.
  * pi    Priority inheritance: a low-priority SCHED_FIFO owner of a lock is
  *       boosted to the priority of a high-priority waiter while it waits,
  *       and deboosted by the unlock (spinlock_t, rwlock_t, mutex,
@@ -191,6 +192,7 @@ struct wake_ctx {
 	struct completion held, w_done, h_done, hog_done;
 	bool release, hog_stop;
 	bool rw;		/* rwlock_t instead of spinlock_t */
+	bool running;		/* take the lock in TASK_RUNNING */
 	unsigned int state_after_lock, state_after_unlock;
 	long sleep_left;	/* schedule_timeout() remainder, if it slept */
 };
@@ -239,7 +241,8 @@ static int wake_waiter(void *arg)
 {
 	struct wake_ctx *c = arg;
 
-	set_current_state(TASK_UNINTERRUPTIBLE);
+	if (!c->running)
+		set_current_state(TASK_UNINTERRUPTIBLE);
 	if (c->rw) {
 		read_lock(&wake_rw);
 		c->state_after_lock = READ_ONCE(current->__state);
@@ -274,16 +277,53 @@ static bool blocked_on_lock(struct task_struct *t, bool off)
 	return !off || !READ_ONCE(t->on_cpu);
 }
 
+/* What a wake_one() case expects, from the fields it recorded. */
+static void wake_verdict(const char *name, struct wake_ctx *c, bool do_wake,
+			 int blocked, int woke, bool blocked_after_wake)
+{
+	unsigned int want = c->running ? TASK_RUNNING : TASK_UNINTERRUPTIBLE;
+
+	if (!blocked)
+		result("fail", name, "waiter never seen blocked on the lock");
+	else if (c->running && woke != 0)
+		/* A running task's wake-up matches nothing, parked or not. */
+		result("fail", name, "wake_up_process() of a running lock waiter returned %d, expected 0",
+		       woke);
+	else if (c->running && !blocked_after_wake)
+		result("fail", name, "the wake-up let the waiter leave the lock wait early");
+	else if (c->running && c->state_after_lock != TASK_RUNNING)
+		result("fail", name, "state 0x%x after the lock, expected TASK_RUNNING",
+		       c->state_after_lock);
+	else if (!c->running && do_wake && woke != 1)
+		result("fail", name, "wake_up_process() of the blocked waiter returned %d", woke);
+	else if (!c->running && do_wake && c->state_after_unlock != TASK_RUNNING)
+		result("fail", name,
+		       "wake-up lost: state 0x%x after the lock, 0x%x after unlock, slept %s",
+		       c->state_after_lock, c->state_after_unlock,
+		       c->sleep_left == 0 ? "the full 1 s timeout" : "but was woken");
+	else if (!do_wake && c->state_after_lock != want)
+		result("fail", name, "state not kept: 0x%x after the lock, expected 0x%x",
+		       c->state_after_lock, want);
+	else
+		result("pass", name, "state 0x%x after the lock, 0x%x after unlock%s",
+		       c->state_after_lock, c->state_after_unlock,
+		       do_wake ? (c->running ? ", wake_up_process() returned 0" :
+				  ", wake_up_process() returned 1") : "");
+}
+
 /*
  * @rw: rwlock_t instead of spinlock_t; @preempt_owner: a FIFO hog takes
  * the owner's CPU, so the waiter sleeps instead of spinning on the owner;
- * @do_wake: wake the waiter while it is blocked.
+ * @do_wake: wake the waiter while it is blocked; @running: the waiter
+ * takes the lock in TASK_RUNNING instead of TASK_UNINTERRUPTIBLE.
  */
-static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake)
+static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake,
+		     bool running)
 {
 	struct wake_ctx *c;
 	struct task_struct *h, *w, *hog = NULL;
 	int woke = -1, blocked = 0, i;
+	bool blocked_after_wake = false;
 
 	c = test_ctx_alloc(name, sizeof(*c), true,
 			   "needs PREEMPT_RT (spinlock_t does not sleep here)");
@@ -295,6 +335,7 @@ static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake
 	init_completion(&c->hog_done);
 
 	c->rw = rw;
+	c->running = running;
 	h = make_thread(wake_holder, c, "hx_wake_own", cpu_a, 0);
 	w = make_thread(wake_waiter, c, "hx_wake_wait", cpu_b, 0);
 	if (IS_ERR(h) || IS_ERR(w)) {
@@ -324,6 +365,8 @@ static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake
 	if (blocked && do_wake) {
 		msleep(10);
 		woke = wake_up_process(w);
+		msleep(10);
+		blocked_after_wake = blocked_on_lock(w, false);
 	}
 	msleep(20);
 	WRITE_ONCE(c->hog_stop, true);
@@ -336,22 +379,7 @@ static void wake_one(const char *name, bool rw, bool preempt_owner, bool do_wake
 		return;
 	}
 
-	if (!blocked)
-		result("fail", name, "waiter never seen blocked on the lock");
-	else if (do_wake && woke != 1)
-		result("fail", name, "wake_up_process() of the blocked waiter returned %d", woke);
-	else if (do_wake && c->state_after_unlock != TASK_RUNNING)
-		result("fail", name,
-		       "wake-up lost: state 0x%x after the lock, 0x%x after unlock, slept %s",
-		       c->state_after_lock, c->state_after_unlock,
-		       c->sleep_left == 0 ? "the full 1 s timeout" : "but was woken");
-	else if (!do_wake && c->state_after_lock != TASK_UNINTERRUPTIBLE)
-		result("fail", name, "state not kept: 0x%x after the lock, expected 0x%x",
-		       c->state_after_lock, TASK_UNINTERRUPTIBLE);
-	else
-		result("pass", name, "state 0x%x after the lock, 0x%x after unlock%s",
-		       c->state_after_lock, c->state_after_unlock,
-		       do_wake ? ", wake_up_process() returned 1" : "");
+	wake_verdict(name, c, do_wake, blocked, woke, blocked_after_wake);
 out:
 	WRITE_ONCE(c->hog_stop, true);
 	WRITE_ONCE(c->release, true);
@@ -366,12 +394,14 @@ out:
 
 static void test_wake(void)
 {
-	wake_one("wake/spinlock_keeps_state", false, false, false);
-	wake_one("wake/spinlock_wakeup_not_lost", false, false, true);
-	wake_one("wake/spinlock_wakeup_not_lost_owner_preempted", false, true, true);
-	wake_one("wake/rwlock_keeps_state", true, false, false);
-	wake_one("wake/rwlock_wakeup_not_lost", true, false, true);
-	wake_one("wake/rwlock_wakeup_not_lost_owner_preempted", true, true, true);
+	wake_one("wake/spinlock_keeps_state", false, false, false, false);
+	wake_one("wake/spinlock_wakeup_not_lost", false, false, true, false);
+	wake_one("wake/spinlock_wakeup_not_lost_owner_preempted", false, true, true, false);
+	wake_one("wake/spinlock_running_wakeup_ignored", false, true, true, true);
+	wake_one("wake/rwlock_keeps_state", true, false, false, false);
+	wake_one("wake/rwlock_wakeup_not_lost", true, false, true, false);
+	wake_one("wake/rwlock_wakeup_not_lost_owner_preempted", true, true, true, false);
+	wake_one("wake/rwlock_running_wakeup_ignored", true, true, true, true);
 }
 
 /* ------------------------------------------------------------------ */

@@ -420,7 +420,6 @@ struct pi_ctx {
 	bool boost_expected;
 	bool migratable;	/* the owner could migrate while holding */
 	int l_min, l_after, l_normal;
-	bool h_started;
 	ktime_t t_rel, t_acq;
 };
 
@@ -473,7 +472,6 @@ static int pi_high_##name(void *arg)					\
 	struct pi_ctx *c = arg;						\
 									\
 	wait_for_completion(&c->held);					\
-	WRITE_ONCE(c->h_started, true);					\
 	wt_lock(lk);							\
 	c->t_acq = ktime_get();						\
 	wt_unlock(lk);							\

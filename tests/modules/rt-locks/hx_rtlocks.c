@@ -18,7 +18,9 @@
  *       one that finds a TASK_RUNNING waiter returns 0 and leaves it waiting.
  * pi    Priority inheritance: a low-priority SCHED_FIFO owner of a lock is
  *       boosted to the priority of a high-priority waiter while it waits,
- *       and deboosted by the unlock (spinlock_t, rwlock_t, mutex,
+ *       and deboosted by the unlock.  The owner keeps running on its own
+ *       CPU meanwhile, so a waiter that spins on it without queueing (and
+ *       so without boosting it) fails the check (spinlock_t, rwlock_t, mutex,
  *       rw_semaphore writer owner with writer/reader waiters, rt_mutex,
  *       local_lock_t with owner and waiter on the same CPU: on RT the
  *       holder stays preemptible but cannot migrate).

@@ -12,6 +12,7 @@
 #   NAME      name of this boot; logs go to build/logs/boot-NAME/
 #   INTERACTIVE=1  console on the terminal (MODE=run)
 #   ICOUNT=1  TCG with -icount: guest time counts instructions (benchmarks)
+#   QEMU_EXTRA  more QEMU arguments (e.g. the bench/profile plugin)
 #   MEM       guest memory in MiB                          (default 2048)
 # The console goes to console.log, the test channel (ttyS1) to results.log
 # and, unless interactive, to stdout as it arrives.  Exit status: QEMU's, or
@@ -124,7 +125,7 @@ if [ "${INTERACTIVE:-0}" = 1 ]; then
 		-kernel "$kernel" -initrd "$dir/initrd.cpio" -append "$cmdline" \
 		-chardev "stdio,id=con,signal=off,logfile=$dir/console.log" -serial chardev:con \
 		-chardev "file,id=res,path=$dir/results.log" -serial chardev:res \
-		$disk_args
+		$disk_args ${QEMU_EXTRA:-}
 	rc=$?
 else
 	# shellcheck disable=SC2086
@@ -133,7 +134,7 @@ else
 		-kernel "$kernel" -initrd "$dir/initrd.cpio" -append "$cmdline" \
 		-chardev "file,id=con,path=$dir/console.log" -serial chardev:con \
 		-chardev "stdio,id=res,logfile=$dir/results.log" -serial chardev:res \
-		$disk_args </dev/null
+		$disk_args ${QEMU_EXTRA:-} </dev/null
 	rc=$?
 fi
 set -e

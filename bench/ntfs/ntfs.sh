@@ -149,6 +149,7 @@ measure() {
 			;;
 		esac
 		io0=$(cat "/sys/block/${dev#/dev/}/stat")
+		cs0=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
 		if ! out=$("$@" 2>/tmp/err); then
 			say "$row $drv: run $r failed: $(cat /tmp/err)"
 			[ $mounted = 0 ] || umount_fs
@@ -164,7 +165,10 @@ measure() {
 		# mount rows): read requests and KiB
 		io=$(echo "$io0 $(cat "/sys/block/${dev#/dev/}/stat")" |
 			awk '{ n = NF / 2; printf "%d reads, %d KiB", $(n + 1) - $1, ($(n + 3) - $3) / 2 }')
-		say "$row $drv run $r: $out -> $v $unit ($io)"
+		# context switches of the whole guest: a driver that makes
+		# readers sleep more often pays for it in instructions
+		cs=$(($(awk '$1 == "ctxt" { print $2 }' /proc/stat) - cs0))
+		say "$row $drv run $r: $out -> $v $unit ($io, $cs context switches)"
 		echo "$v" >>/tmp/values
 	done
 	echo "BENCH ntfs.$row.$drv $(median </tmp/values) $unit $better"

@@ -5,8 +5,13 @@
  * UTF-16 and the mount's character set, lookup and readdir.
  */
 
+#include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/nls.h>
+#include <linux/overflow.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include "ntfs3.h"
 
@@ -105,20 +110,20 @@ static u16 ntfs_upcase(const struct ntfs_sb *sbi, u16 c)
 }
 
 /*
- * Order of two names in a $I30 index: by upcased units, then by length,
- * then (unless @nocase) by the exact units.
+ * Order of a name against an index entry's: by upcased units, then by
+ * length, then (unless @nocase) by the exact units.  @up is @a upcased
+ * beforehand, so that each comparison upcases only the entry's side.
  */
-static int ntfs_name_cmp(const struct ntfs_sb *sbi, const __le16 *a, u32 alen,
+static int ntfs_name_cmp(const struct ntfs_sb *sbi, const __le16 *a, const u16 *up, u32 alen,
 			 const __le16 *b, u32 blen, bool nocase)
 {
 	u32 i, n = min(alen, blen);
 
 	for (i = 0; i < n; i++) {
-		u16 x = ntfs_upcase(sbi, le16_to_cpu(a[i]));
 		u16 y = ntfs_upcase(sbi, le16_to_cpu(b[i]));
 
-		if (x != y)
-			return x < y ? -1 : 1;
+		if (up[i] != y)
+			return up[i] < y ? -1 : 1;
 	}
 	if (alen != blen)
 		return alen < blen ? -1 : 1;
@@ -135,55 +140,151 @@ static int ntfs_name_cmp(const struct ntfs_sb *sbi, const __le16 *a, u32 alen,
 
 /* ---- index nodes ----------------------------------------------------- */
 
-/* One node of the tree: the root, or an index block read and fixed up. */
+/*
+ * An index block read and fixed up.  Lookups walk the same few blocks of a
+ * directory over and over (the upper levels on every lookup, a leaf for
+ * the run of names that ls -l or find stats right after readdir returned
+ * them), so fixed-up blocks are shared through a small per-volume cache
+ * instead of being copied and checked again for every lookup.  The volume
+ * is read-only: a cached block can never go stale.
+ */
+struct ntfs_iblock {
+	refcount_t ref;
+	u64 record;			/* the directory's MFT record */
+	u16 seq;			/* and its sequence number */
+	u64 vcn;
+	u8 data[];			/* index_block_size bytes: the block */
+};
+
+/* One node of the tree: the root, or a shared index block. */
 struct ntfs_node {
-	void *buf;			/* block buffer, NULL for the root */
+	struct ntfs_iblock *blk;	/* NULL for the root */
 	const struct ntfs_index_header *hdr;
 	u32 size;			/* bytes from @hdr to the end of the node */
 };
+
+static void ntfs_iblock_put(struct ntfs_iblock *blk)
+{
+	if (blk && refcount_dec_and_test(&blk->ref))
+		kfree(blk);
+}
+
+/**
+ * ntfs_iblock_cache_drop() - Release every cached index block of a volume
+ * @sbi:	the volume, being unmounted
+ */
+void ntfs_iblock_cache_drop(struct ntfs_sb *sbi)
+{
+	unsigned int i;
+
+	for (i = 0; i < NTFS_IBLOCK_CACHE; i++) {
+		ntfs_iblock_put(sbi->iblock_cache[i]);
+		sbi->iblock_cache[i] = NULL;
+	}
+}
+
+static struct ntfs_iblock **ntfs_iblock_slot(struct ntfs_sb *sbi, u64 record, u64 vcn)
+{
+	return &sbi->iblock_cache[hash_64(record * 31 + vcn, NTFS_IBLOCK_CACHE_BITS)];
+}
+
+/* The cached block @vcn of @ni, with a reference, or NULL. */
+static struct ntfs_iblock *ntfs_iblock_cached(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64 vcn)
+{
+	struct ntfs_iblock *blk;
+
+	spin_lock(&sbi->iblock_lock);
+	blk = *ntfs_iblock_slot(sbi, ni->record, vcn);
+	if (blk && blk->record == ni->record && blk->seq == ni->seq && blk->vcn == vcn)
+		refcount_inc(&blk->ref);
+	else
+		blk = NULL;
+	spin_unlock(&sbi->iblock_lock);
+	return blk;
+}
+
+/* Put @blk (whose reference the caller keeps) into its slot. */
+static void ntfs_iblock_insert(struct ntfs_sb *sbi, struct ntfs_iblock *blk)
+{
+	struct ntfs_iblock **slot, *old;
+
+	refcount_inc(&blk->ref);
+	spin_lock(&sbi->iblock_lock);
+	slot = ntfs_iblock_slot(sbi, blk->record, blk->vcn);
+	old = *slot;
+	*slot = blk;
+	spin_unlock(&sbi->iblock_lock);
+	ntfs_iblock_put(old);
+}
+
+/* Read and fix up block @vcn of @ni's index: the block, with a reference, or an ERR_PTR(). */
+static struct ntfs_iblock *ntfs_iblock_read(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64 vcn)
+{
+	u32 bs = ni->index_block_size;
+	u64 pos = bs >= sbi->cluster_size ? vcn << sbi->cluster_bits : vcn * 512;
+	struct ntfs_index_block *ib;
+	struct ntfs_iblock *blk;
+	int err;
+
+	blk = kmalloc(struct_size(blk, data, bs), GFP_NOFS);
+	if (!blk)
+		return ERR_PTR(-ENOMEM);
+	ib = (struct ntfs_index_block *)blk->data;
+	err = ntfs_read_stream(&ni->vfs_inode, pos, blk->data, bs);
+	if (!err)
+		err = ntfs_fixup(blk->data, bs, NTFS_MAGIC_INDX);
+	if (!err && le64_to_cpu(ib->vcn) != vcn)
+		err = -EIO;
+	if (err) {
+		kfree(blk);
+		return ERR_PTR(err == -ENOMEM ? err : -EIO);
+	}
+	refcount_set(&blk->ref, 1);
+	blk->record = ni->record;
+	blk->seq = ni->seq;
+	blk->vcn = vcn;
+	ntfs_iblock_insert(sbi, blk);
+	return blk;
+}
 
 static int ntfs_node_root(struct ntfs_inode *ni, struct ntfs_node *node)
 {
 	const struct ntfs_index_root *ir = ni->index_root;
 
-	node->buf = NULL;
+	node->blk = NULL;
 	node->hdr = &ir->hdr;
 	node->size = ni->index_root_size - offsetof(struct ntfs_index_root, hdr);
 	return 0;
 }
 
+/* Point @node at the header of its block @node->blk. */
+static void ntfs_node_set_block(struct ntfs_inode *ni, struct ntfs_node *node)
+{
+	node->hdr = &((struct ntfs_index_block *)node->blk->data)->hdr;
+	node->size = ni->index_block_size - offsetof(struct ntfs_index_block, hdr);
+}
+
 static int ntfs_node_read(struct ntfs_inode *ni, u64 vcn, struct ntfs_node *node)
 {
 	struct ntfs_sb *sbi = NTFS_SB(ni->vfs_inode.i_sb);
-	u32 bs = ni->index_block_size;
-	u64 pos = bs >= sbi->cluster_size ? vcn << sbi->cluster_bits : vcn * 512;
-	struct ntfs_index_block *ib;
-	int err;
+	struct ntfs_iblock *blk;
 
 	if (!ni->stream.alloc_size || vcn > (ni->stream.data_size >> 9))
 		return -EIO;
-	ib = kmalloc(bs, GFP_NOFS);
-	if (!ib)
-		return -ENOMEM;
-	err = ntfs_read_stream(&ni->vfs_inode, pos, ib, bs);
-	if (!err)
-		err = ntfs_fixup(ib, bs, NTFS_MAGIC_INDX);
-	if (!err && le64_to_cpu(ib->vcn) != vcn)
-		err = -EIO;
-	if (err) {
-		kfree(ib);
-		return err == -ENOMEM ? err : -EIO;
-	}
-	node->buf = ib;
-	node->hdr = &ib->hdr;
-	node->size = bs - offsetof(struct ntfs_index_block, hdr);
+	blk = ntfs_iblock_cached(sbi, ni, vcn);
+	if (!blk)
+		blk = ntfs_iblock_read(sbi, ni, vcn);
+	if (IS_ERR(blk))
+		return PTR_ERR(blk);
+	node->blk = blk;
+	ntfs_node_set_block(ni, node);
 	return 0;
 }
 
 static void ntfs_node_put(struct ntfs_node *node)
 {
-	kfree(node->buf);
-	node->buf = NULL;
+	ntfs_iblock_put(node->blk);
+	node->blk = NULL;
 }
 
 /*
@@ -230,6 +331,125 @@ static u64 ntfs_entry_child(const struct ntfs_index_entry *e)
 	return le64_to_cpu(*(const __le64 *)((const u8 *)e + le16_to_cpu(e->length) - 8));
 }
 
+/* A name being looked up, upcased once. */
+struct ntfs_key {
+	const __le16 *name;
+	u32 len;
+	bool nocase;
+	u16 up[NTFS_MAX_NAME];
+};
+
+/*
+ * Scan @node for @key: the first entry not below it (or the end marker)
+ * at *@ofs; *@cmp is 0 when it is @key's entry.  Returns the entry or NULL
+ * when the node is damaged.
+ */
+static const struct ntfs_index_entry *ntfs_node_find(const struct ntfs_sb *sbi,
+						     const struct ntfs_node *node,
+						     const struct ntfs_key *key, u32 *ofs, int *cmp)
+{
+	const struct ntfs_index_entry *e;
+
+	*ofs = le32_to_cpu(node->hdr->entries_offset);
+	*cmp = 1;
+	for (;;) {
+		e = ntfs_node_entry(node, *ofs);
+		if (!e || le16_to_cpu(e->flags) & NTFS_IE_LAST)
+			return e;
+		*cmp = ntfs_name_cmp(sbi, key->name, key->up, key->len, ntfs_entry_name(e)->name,
+				     ntfs_entry_name(e)->name_length, key->nocase);
+		if (*cmp <= 0)
+			return e;
+		*ofs += le16_to_cpu(e->length);
+	}
+}
+
+/*
+ * The lookup hint: where the entry after the last name found in this
+ * directory is ((node VCN + 1) << 16 | offset, node VCN + 1 = 0 for the
+ * root; 0: none).  ls -l and find stat names in readdir order, so the
+ * next lookup is usually for exactly that entry and costs one comparison
+ * instead of a walk from the root.
+ */
+#define NTFS_HINT_ROOT	U64_MAX
+
+static void ntfs_hint_set(struct ntfs_inode *ni, u64 vcn, u32 ofs)
+{
+	atomic64_set(&ni->lookup_hint, ((vcn + 1) << 16) | ofs);
+}
+
+/* Try the hinted entry (only from a cached block: a hint never reads). */
+static int ntfs_lookup_hinted(struct ntfs_sb *sbi, struct ntfs_inode *ni,
+			      const struct ntfs_key *key, u64 *ref)
+{
+	u64 hint = atomic64_read(&ni->lookup_hint), vcn = (hint >> 16) - 1;
+	u32 ofs = hint & 0xffff;
+	const struct ntfs_index_entry *e;
+	struct ntfs_node node;
+	int err = -ENOENT;
+
+	if (!hint)
+		return -ENOENT;
+	if (vcn == NTFS_HINT_ROOT) {
+		ntfs_node_root(ni, &node);
+	} else {
+		node.blk = ntfs_iblock_cached(sbi, ni, vcn);
+		if (!node.blk)
+			return -ENOENT;
+		ntfs_node_set_block(ni, &node);
+	}
+	e = ntfs_node_entry(&node, ofs);
+	if (e && !(le16_to_cpu(e->flags) & NTFS_IE_LAST) &&
+	    !ntfs_name_cmp(sbi, key->name, key->up, key->len, ntfs_entry_name(e)->name,
+			   ntfs_entry_name(e)->name_length, key->nocase)) {
+		*ref = le64_to_cpu(e->ref);
+		ntfs_hint_set(ni, vcn, ofs + le16_to_cpu(e->length));
+		err = 0;
+	}
+	ntfs_node_put(&node);
+	return err;
+}
+
+/* Walk the tree from the root. */
+static int ntfs_lookup_walk(struct ntfs_sb *sbi, struct ntfs_inode *ni,
+			    const struct ntfs_key *key, u64 *ref)
+{
+	u64 vcn = NTFS_HINT_ROOT;
+	unsigned int depth = 0;
+	struct ntfs_node node;
+	int err = ntfs_node_root(ni, &node);
+
+	while (!err) {
+		const struct ntfs_index_entry *e;
+		u32 ofs;
+		int cmp;
+
+		e = ntfs_node_find(sbi, &node, key, &ofs, &cmp);
+		if (!e) {
+			err = -EIO;
+			break;
+		}
+		if (cmp == 0 && !(le16_to_cpu(e->flags) & NTFS_IE_LAST)) {
+			*ref = le64_to_cpu(e->ref);
+			ntfs_hint_set(ni, vcn, ofs + le16_to_cpu(e->length));
+			break;
+		}
+		if (!(le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD)) {
+			err = -ENOENT;
+			break;
+		}
+		if (++depth > NTFS_MAX_INDEX_DEPTH) {
+			err = -EIO;
+			break;
+		}
+		vcn = ntfs_entry_child(e);
+		ntfs_node_put(&node);
+		err = ntfs_node_read(ni, vcn, &node);
+	}
+	ntfs_node_put(&node);
+	return err;
+}
+
 /**
  * ntfs_dir_lookup() - Find a name in a directory's index
  * @dir:	the directory
@@ -243,50 +463,24 @@ int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref)
 {
 	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
 	struct ntfs_inode *ni = NTFS_I(dir);
-	bool nocase = sbi->opt.nocase;
-	struct ntfs_node node;
-	unsigned int depth = 0;
-	int err = ntfs_node_root(ni, &node);
+	struct ntfs_key *key;
+	int err;
+	u32 i;
 
-	while (!err) {
-		const struct ntfs_index_entry *e;
-		u32 ofs = le32_to_cpu(node.hdr->entries_offset);
-		int cmp = 1;
-
-		for (;;) {
-			e = ntfs_node_entry(&node, ofs);
-			if (!e || le16_to_cpu(e->flags) & NTFS_IE_LAST)
-				break;
-			cmp = ntfs_name_cmp(sbi, name, len, ntfs_entry_name(e)->name,
-					    ntfs_entry_name(e)->name_length, nocase);
-			if (cmp <= 0)
-				break;
-			ofs += le16_to_cpu(e->length);
-		}
-		if (!e) {
-			err = -EIO;
-			break;
-		}
-		if (cmp == 0 && !(le16_to_cpu(e->flags) & NTFS_IE_LAST)) {
-			*ref = le64_to_cpu(e->ref);
-			break;
-		}
-		if (!(le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD)) {
-			err = -ENOENT;
-			break;
-		}
-		if (++depth > NTFS_MAX_INDEX_DEPTH) {
-			err = -EIO;
-			break;
-		}
-		{
-			u64 child = ntfs_entry_child(e);
-
-			ntfs_node_put(&node);
-			err = ntfs_node_read(ni, child, &node);
-		}
-	}
-	ntfs_node_put(&node);
+	if (len > NTFS_MAX_NAME)
+		return -ENOENT;
+	key = kmalloc(sizeof(*key), GFP_NOFS);
+	if (!key)
+		return -ENOMEM;
+	key->name = name;
+	key->len = len;
+	key->nocase = sbi->opt.nocase;
+	for (i = 0; i < len; i++)
+		key->up[i] = ntfs_upcase(sbi, le16_to_cpu(name[i]));
+	err = ntfs_lookup_hinted(sbi, ni, key, ref);
+	if (err)
+		err = ntfs_lookup_walk(sbi, ni, key, ref);
+	kfree(key);
 	return err;
 }
 

@@ -207,6 +207,7 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 		inode->i_op = &ntfs_dir_iops;
 		inode->i_fop = &ntfs_dir_fops;
 		inode->i_size = ni->stream.data_size;
+		ni->stream.read_around = NTFS_META_READ_AROUND;
 		set_nlink(inode, 1);
 	} else {
 		/* Some metafiles ($Secure, $Quota) have named streams only: empty. */
@@ -317,18 +318,44 @@ static int ntfs_file_open(struct inode *inode, struct file *file)
 	return generic_file_open(inode, file);
 }
 
+/*
+ * A direct read gets the block that holds the initialized size straight
+ * from the disk (blocks past it are zeros already, IOMAP_UNWRITTEN): zero
+ * what it returned from the initialized size on.
+ */
+static void ntfs_dio_zero_past_valid(struct ntfs_stream *ns, struct iov_iter *start,
+				     loff_t pos, ssize_t done)
+{
+	loff_t skip = ns->valid_size - pos;
+
+	if (ns->valid_size >= ns->data_size || done <= 0 || pos + done <= ns->valid_size)
+		return;
+	if (skip > 0)
+		iov_iter_advance(start, skip);
+	iov_iter_zero(done - max_t(loff_t, skip, 0), start);
+}
+
 static ssize_t ntfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct inode *inode = file_inode(iocb->ki_filp);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	loff_t pos = iocb->ki_pos;
+	unsigned int flags = 0;
+	struct iov_iter start;
 	ssize_t ret;
 
 	if (!(iocb->ki_flags & IOCB_DIRECT))
 		return generic_file_read_iter(iocb, to);
 	if (!iov_iter_count(to))
 		return 0;
+	start = *to;
+	/* The zeroing below needs the result: no async completion then. */
+	if (ns->valid_size < ns->data_size)
+		flags = IOMAP_DIO_FORCE_WAIT;
 	inode_lock_shared(inode);
-	ret = iomap_dio_rw(iocb, to, &ntfs_iomap_ops, NULL, 0, NULL, 0);
+	ret = iomap_dio_rw(iocb, to, &ntfs_iomap_ops, NULL, flags, NULL, 0);
 	inode_unlock_shared(inode);
+	ntfs_dio_zero_past_valid(ns, &start, pos, ret);
 	return ret;
 }
 

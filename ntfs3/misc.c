@@ -457,8 +457,8 @@ s64 ntfs_count_free_clusters(struct ntfs_sb *sbi)
 		return -1;
 	}
 	while (pos < bits) {
-		struct folio *folio = read_mapping_folio(bm->i_mapping, (pos / 8) >> PAGE_SHIFT,
-							 NULL);
+		struct folio *folio = ntfs_stream_folio(bm, (pos / 8) >> PAGE_SHIFT,
+							NTFS_BITMAP_READ_AROUND);
 		unsigned long *map;
 		u64 n;
 

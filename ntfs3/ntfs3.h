@@ -11,6 +11,8 @@
 #include <linux/mutex.h>
 #include <linux/nls.h>
 #include <linux/rwsem.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -25,6 +27,20 @@ struct iomap_ops;
 #define NTFS_MAX_ATTR_LIST	(256 * 1024)
 #define NTFS_MAX_EXT_RECORDS	4096
 #define NTFS_MAX_INDEX_DEPTH	32
+
+/*
+ * Pages read in one request when a metadata stream misses the page cache:
+ * 128 KiB of $MFT or of a directory index (a disk reads that about as fast
+ * as one page), 1 MiB of $Bitmap (read whole for the free-cluster count).
+ */
+#define NTFS_META_READ_AROUND	(SZ_128K / PAGE_SIZE)
+#define NTFS_BITMAP_READ_AROUND	(SZ_1M / PAGE_SIZE)
+
+/* Fixed-up directory index blocks kept per volume (see dir.c). */
+#define NTFS_IBLOCK_CACHE_BITS	6
+#define NTFS_IBLOCK_CACHE	BIT(NTFS_IBLOCK_CACHE_BITS)
+
+struct ntfs_iblock;
 
 /* Mount options, as parsed. */
 struct ntfs_options {
@@ -103,6 +119,9 @@ struct ntfs_sb {
 	u64			mft_records;
 	u32			attrdef_count;
 
+	spinlock_t		iblock_lock;	/* iblock_cache slots */
+	struct ntfs_iblock	*iblock_cache[NTFS_IBLOCK_CACHE];
+
 	struct mutex		sds_lock;	/* building sds_map */
 	struct inode		*sds;
 	bool			sds_failed;
@@ -124,6 +143,8 @@ static inline struct ntfs_sb *NTFS_SB(struct super_block *sb)
  * @sparse:		may have holes
  * @encrypted:		EFS-encrypted: not readable
  * @compression_unit:	log2 of clusters per compression unit, 0 if none
+ * @read_around:	metadata streams: pages read in one request when
+ *			ntfs_read_stream() misses the page cache (0: one page)
  * @data_size:		logical size in bytes
  * @valid_size:		initialized size: bytes past it read as zeros
  * @alloc_size:		allocated bytes
@@ -144,6 +165,7 @@ struct ntfs_stream {
 	bool			sparse;
 	bool			encrypted;
 	u8			compression_unit;
+	u16			read_around;
 	u64			data_size;
 	u64			valid_size;
 	u64			alloc_size;
@@ -174,6 +196,8 @@ struct ntfs_stream {
  * @index_root_size:	its size
  * @index_block_size:	directories: bytes per index block
  * @index_collation:	directories: collation rule of $I30
+ * @lookup_hint:	directories: where the next name after the last one
+ *			looked up is (see dir.c)
  *
  * A directory's @stream is its $INDEX_ALLOCATION:$I30, so index blocks live
  * in the directory's own page cache.
@@ -196,6 +220,7 @@ struct ntfs_inode {
 	u32			index_root_size;
 	u32			index_block_size;
 	u32			index_collation;
+	atomic64_t		lookup_hint;
 };
 
 static inline struct ntfs_inode *NTFS_I(struct inode *inode)
@@ -243,6 +268,7 @@ struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_rec
 extern const struct address_space_operations ntfs_aops;
 extern const struct iomap_ops ntfs_iomap_ops;
 int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
+struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int window);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
 int ntfs_read_nonres_attr(struct ntfs_sb *sbi, const struct ntfs_attr *a, void *buf, u64 len);
 int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
@@ -289,6 +315,7 @@ extern const struct inode_operations ntfs_dir_iops;
 extern const struct file_operations ntfs_dir_fops;
 extern const struct dentry_operations ntfs_nocase_dops;
 int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref);
+void ntfs_iblock_cache_drop(struct ntfs_sb *sbi);
 int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *out);
 int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
 

@@ -318,6 +318,9 @@ static int ntfs_load_mft(struct super_block *sb, struct ntfs_sb *sbi)
 	ntfs_recset_free(&rs);
 	if (!err)
 		err = ntfs_stream_finish_runs(sbi, &ni->stream);
+	/* Only now: a window must not reach runs that are not mapped yet. */
+	if (!err)
+		ni->stream.read_around = NTFS_META_READ_AROUND;
 out:
 	kfree(rec);
 	if (err)
@@ -601,6 +604,7 @@ static void ntfs_free_sbi(struct ntfs_sb *sbi)
 		return;
 	if (sbi->nls)
 		unload_nls(sbi->nls);
+	ntfs_iblock_cache_drop(sbi);
 	xa_destroy(&sbi->sds_map);
 	kvfree(sbi->upcase);
 	kfree(sbi->opt.iocharset);
@@ -781,6 +785,7 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	if (!sbi)
 		return -ENOMEM;
 	mutex_init(&sbi->sds_lock);
+	spin_lock_init(&sbi->iblock_lock);
 	xa_init(&sbi->sds_map);
 	sbi->opt.uid = current_fsuid();
 	sbi->opt.gid = current_fsgid();

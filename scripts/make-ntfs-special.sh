@@ -6,7 +6,8 @@
 #                   partition name is the volume's name (the guest finds it
 #                   as PARTNAME in /sys/class/block/*/uevent):
 #     opts      mount options: attributes, Latin-1 and non-Latin-1 names
-#     sys       syscalls: label, fragmented/sparse/compressed files, WOF, EFS
+#     sys       syscalls: label, fragmented/sparse/compressed files, WOF, EFS,
+#               a file whose initialized size is below its size
 #     bootbak   sector 0 zeroed: only the backup boot sector is left
 #     noboot    both boot sectors zeroed
 #     dirty     $Volume's VOLUME_INFORMATION flags with 0x0001 (dirty)
@@ -329,6 +330,19 @@ def patch(img, what, arg=None):
         struct.pack_into("<H", rec, o + 12, struct.unpack_from("<H", rec, o + 12)[0] | 0x4000)
         v.put_record(n, rec)
         print(n)
+    elif what == "valid":		# $DATA initialized size cut to 5000 bytes
+        n = v.find(arg)
+        rec = v.record(n)
+        o = v.attr(rec, 0x80)
+        size = struct.unpack_from("<Q", rec, o + 0x30)[0]
+        runs = v.data_runs(rec)
+        content = b"".join(bytes(v.read(v.vcn_off(runs, off), v.cs))
+                           for off in range(0, size, v.cs))[:size]
+        valid = 5000
+        struct.pack_into("<Q", rec, o + 0x38, valid)
+        v.put_record(n, rec)
+        # what a reader must see: zeros from the initialized size on
+        print(size, hashlib.sha256(content[:valid] + bytes(size - valid)).hexdigest())
     else:
         raise SystemExit("unknown patch " + what)
     v.f.close()
@@ -507,6 +521,7 @@ fill_sys() {
 	setfattr -n system.ntfs_attrib_be -v 0x00000800 compressed
 	h gen compressed/text.bin 300000 text
 	h gen efs.bin 8192 rand
+	h gen valid.bin 12288 rand
 	h wof wof.bin 10000 >"$NEW/wof.sha"
 	h fragment "$PWD/frag.bin" 40
 }
@@ -543,7 +558,7 @@ fill_4k() {
 LC_ALL=C.UTF-8
 export LC_ALL
 volume opts 16M HX-OPTS fill_opts
-SKIP="efs.bin wof.bin"
+SKIP="efs.bin wof.bin valid.bin"
 volume sys 48M "HX-Spécial" fill_sys
 meta sys wof wof.bin 10000 "$(cat "$NEW/wof.sha")"
 for p in frag.bin big.bin sparse/holes.bin sparse/lead.bin sparse/all-hole.bin compressed/text.bin; do
@@ -552,6 +567,10 @@ done
 n=$(grep -c "^sys	run	frag.bin	" "$META")
 [ "$n" -ge 20 ] || die "frag.bin has only $n runs"
 meta sys efs efs.bin "$(h patch "$NEW/vol/sys.img" efs efs.bin)"
+# valid.bin: 12 KiB of data with an initialized (valid) size of 5000
+# bytes; its "file" line has the contents a reader must see
+# shellcheck disable=SC2046
+meta sys file valid.bin $(h patch "$NEW/vol/sys.img" valid valid.bin)
 volume base 8M HX-BASE fill_base
 volume hiber 8M HX-HIBER fill_hiber
 volume upcase 8M HX-UPCASE fill_upcase
@@ -591,4 +610,6 @@ say NTFS "special images done in $(($(date +%s) - start)) s, $(du -sm "$OUT" | c
 #   V sizes PATH SIZE INITIALIZED FLAGS (the same $DATA attribute)
 #   sys wof PATH SIZE SHA256            (the WOF file's uncompressed contents)
 #   sys efs PATH RECORD                 (the file with the encrypted flag)
+#   sys file valid.bin SIZE SHA256      (initialized size 5000 < SIZE: the
+#                                        contents with zeros from byte 5000)
 # Volume "4k" is special-4k.img; the others are partitions of special.img.

@@ -591,6 +591,31 @@ static void test_efs(void)
 	   e ? strerrorname_np(e) : "success", step);
 }
 
+/*
+ * valid.bin: 12 KiB on disk, initialized size 5000.  NTFS defines every
+ * byte past the initialized size as zero whatever the clusters hold, also
+ * inside the block that holds the boundary: read(), mmap and O_DIRECT.
+ */
+static void test_valid(void)
+{
+	const char *want = meta_sha("sys", "valid.bin");
+	unsigned char buf[16384];
+	char hex[65];
+	ssize_t n;
+	int fd = open(path_in("valid.bin"), O_RDONLY);
+
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+	sha256_hex(buf, n < 0 ? 0 : n, hex);
+	ck(n == meta_size("sys", "valid.bin") && !strcmp(hex, want),
+	   "initialized size 5000 of 12288: read() gives the data, then zeros (read %zd)", n);
+	if (strcmp(hex, want))
+		note("sha256 %s, want %s", hex, want);
+	if (fd >= 0)
+		close(fd);
+	test_mmap("valid.bin", "initialized size 5000");
+	test_direct("valid.bin");
+}
+
 /* ---- the runs ---- */
 
 static int mount_vol(const char *vol, const char *drv)
@@ -649,6 +674,7 @@ static void run_all(const char *drv)
 	test_mmap("frag.bin", "fragmented");
 	test_mmap("sparse/holes.bin", "sparse");
 	test_mmap("compressed/text.bin", "LZNT1-compressed");
+	test_valid();
 	test_handles();
 	test_wof();
 	test_efs();

@@ -8,10 +8,13 @@ same benchmark with two drivers): the functions whose counts differ most,
 PROFILE2 minus PROFILE.  Kernel addresses are looked up in System.map
 (boot with nokaslr); module addresses are looked up in the KALLSYMS files
 (lines of /proc/kallsyms for the module, from a boot that loaded it the same
-way) or else count as "[modules]"; user space counts as "[user]".
+way) or else count as "[modules]"; user space counts as "[user]".  TOP=N (environment) prints N lines instead of 60.
 """
 import bisect
+import os
 import sys
+
+TOP = int(os.environ.get("TOP", "60"))
 
 
 def load_map(paths):
@@ -47,14 +50,14 @@ def main():
     if len(sys.argv) == 3:
         total = sum(a.values())
         print(f"total {total}")
-        for name, n in sorted(a.items(), key=lambda x: -x[1])[:60]:
+        for name, n in sorted(a.items(), key=lambda x: -x[1])[:TOP]:
             print(f"{n:14d} {100 * n / total:6.2f}% {name}")
         return
     b = profile(sys.argv[3], addrs, names)
     ta, tb = sum(a.values()), sum(b.values())
     print(f"total {ta} -> {tb} ({tb - ta:+d})")
     diff = {k: b.get(k, 0) - a.get(k, 0) for k in set(a) | set(b)}
-    for name, d in sorted(diff.items(), key=lambda x: -abs(x[1]))[:60]:
+    for name, d in sorted(diff.items(), key=lambda x: -abs(x[1]))[:TOP]:
         print(f"{d:+14d} {a.get(name, 0):14d} {b.get(name, 0):14d} {name}")
 
 

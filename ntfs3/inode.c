@@ -357,6 +357,47 @@ static void ntfs_ra_add(struct ntfs_ra *ra, struct folio *folio, unsigned int nr
 	ra->next = sector + (len >> SECTOR_SHIFT);
 }
 
+/*
+ * A folio that spans several runs (clusters smaller than a page, at a
+ * fragment boundary, or the block that holds the end of the valid data):
+ * read each piece synchronously, zero the holes, then finish the folio.
+ * Rare, so simplicity wins over overlapping the pieces' I/O.
+ */
+static void ntfs_read_folio_pieces(struct inode *inode, struct folio *folio)
+{
+	loff_t pos = folio_pos(folio);
+	size_t len = folio_size(folio), off = 0;
+	struct iomap map;
+	int err = 0;
+
+	while (!err && off < len) {
+		size_t n;
+
+		err = ntfs_iomap_begin(inode, pos + off, len - off, 0, &map, NULL);
+		if (err)
+			break;
+		n = min_t(u64, len - off, map.offset + map.length - (pos + off));
+		if (!n) {
+			err = -EIO;
+			break;
+		}
+		if (map.type == IOMAP_MAPPED) {
+			struct bio *bio = bio_alloc(map.bdev, 1, REQ_OP_READ, GFP_NOFS);
+
+			bio->bi_iter.bi_sector = (map.addr + pos + off - map.offset) >> SECTOR_SHIFT;
+			bio_add_folio_nofail(bio, folio, n, off);
+			err = submit_bio_wait(bio);
+			bio_put(bio);
+		} else {
+			folio_zero_range(folio, off, n);
+		}
+		off += n;
+	}
+	if (!err)
+		ntfs_zero_past_valid(&NTFS_I(inode)->stream, folio);
+	folio_end_read(folio, !err);
+}
+
 /* Read one locked folio of a plain stream for readahead. */
 static void ntfs_ra_folio(struct ntfs_ra *ra, struct folio *folio, unsigned int nr_left)
 {
@@ -370,9 +411,8 @@ static void ntfs_ra_folio(struct ntfs_ra *ra, struct folio *folio, unsigned int 
 		}
 	}
 	if (end > ra->map.offset + ra->map.length) {
-		/* Runs smaller than the folio: the generic path copes. */
 		ntfs_ra_submit(ra);
-		iomap_read_folio(folio, &ntfs_iomap_ops);
+		ntfs_read_folio_pieces(ra->inode, folio);
 		ra->map.length = 0;
 		return;
 	}

@@ -8,6 +8,8 @@
 #     opts      mount options: attributes, Latin-1 and non-Latin-1 names
 #     sys       syscalls: label, fragmented/sparse/compressed files, WOF, EFS,
 #               a file whose initialized size is below its size
+#     small     512-byte clusters: a fragmented file and the same
+#               initialized-size file (pages that span several runs)
 #     bootbak   sector 0 zeroed: only the backup boot sector is left
 #     noboot    both boot sectors zeroed
 #     dirty     $Volume's VOLUME_INFORMATION flags with 0x0001 (dirty)
@@ -526,6 +528,12 @@ fill_sys() {
 	h fragment "$PWD/frag.bin" 40
 }
 
+# 512-byte clusters: pages span several runs (the folio-in-pieces path)
+fill_small() {
+	h gen valid.bin 12288 rand
+	h fragment "$PWD/frag.bin" 40
+}
+
 fill_base() {
 	printf 'Hello, NTFS!\n' >hello.txt
 	mkdir Dir
@@ -571,12 +579,16 @@ meta sys efs efs.bin "$(h patch "$NEW/vol/sys.img" efs efs.bin)"
 # bytes; its "file" line has the contents a reader must see
 # shellcheck disable=SC2046
 meta sys file valid.bin $(h patch "$NEW/vol/sys.img" valid valid.bin)
+SKIP="valid.bin"
+volume small 8M HX-SMALL fill_small -c512
+# shellcheck disable=SC2046
+meta small file valid.bin $(h patch "$NEW/vol/small.img" valid valid.bin)
 volume base 8M HX-BASE fill_base
 volume hiber 8M HX-HIBER fill_hiber
 volume upcase 8M HX-UPCASE fill_upcase
 h patch "$NEW/vol/upcase.img" upcase
 volume 4k 16M HX-4K fill_4k -s4096
-parts="opts sys"
+parts="opts sys small"
 for v in bootbak noboot dirty hiber logfile mirr upcase v12; do
 	if [ ! -f "$NEW/vol/$v.img" ]; then
 		cp --sparse=always "$NEW/vol/base.img" "$NEW/vol/$v.img"
@@ -610,6 +622,6 @@ say NTFS "special images done in $(($(date +%s) - start)) s, $(du -sm "$OUT" | c
 #   V sizes PATH SIZE INITIALIZED FLAGS (the same $DATA attribute)
 #   sys wof PATH SIZE SHA256            (the WOF file's uncompressed contents)
 #   sys efs PATH RECORD                 (the file with the encrypted flag)
-#   sys file valid.bin SIZE SHA256      (initialized size 5000 < SIZE: the
-#                                        contents with zeros from byte 5000)
+#   sys|small file valid.bin SIZE SHA256  (initialized size 5000 < SIZE:
+#                                        the contents with zeros from byte 5000)
 # Volume "4k" is special-4k.img; the others are partitions of special.img.

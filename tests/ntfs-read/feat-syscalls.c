@@ -2,7 +2,7 @@
 /*
  * feat-syscalls: system calls on our ntfs3, against what the host recorded
  * in /ntfs-images/special.meta (scripts/make-ntfs-special.sh) for the
- * volumes "sys", "opts" and "4k":
+ * volumes "sys", "opts", "4k" and "small" (512-byte clusters):
  *
  *   FS_IOC_GETFSLABEL     the mkntfs label (UTF-8), on a directory and a file
  *   statfs                f_blocks, f_bfree in bytes = ntfsinfo -m's total
@@ -22,6 +22,11 @@
  *   WOF                   IO_REPARSE_TAG_WOF file: stat works, reading fails
  *                         with EOPNOTSUPP, a kernel message names WOF
  *   EFS                   $DATA flagged encrypted (0x4000): EOPNOTSUPP
+ *   initialized size      valid.bin (12 KiB, initialized size 5000) reads
+ *                         zeros from byte 5000 on through read(), mmap and
+ *                         O_DIRECT, on "sys" and on "small"; "small"'s
+ *                         fragmented file through mmap and O_DIRECT (its
+ *                         pages span several runs)
  *
  * Then the in-tree ntfs3 runs the same steps as a reference: its results are
  * printed as "# in-tree:" diagnostics, not judged.
@@ -318,10 +323,13 @@ static void test_seek(const char *rel)
 
 /* ---- O_DIRECT and mmap ---- */
 
+/* The volume whose special.meta lines test_direct() and test_mmap() use. */
+static const char *data_vol = "sys";
+
 static void test_direct(const char *rel)
 {
 	const size_t chunk = 1 << 20;
-	long long size = meta_size("sys", rel);
+	long long size = meta_size(data_vol, rel);
 	char hex[65];
 	unsigned char *d = NULL, *b = malloc(chunk);
 	int fd = open(path_in(rel), O_RDONLY | O_DIRECT), fb = open(path_in(rel), O_RDONLY);
@@ -351,11 +359,11 @@ static void test_direct(const char *rel)
 		sha256_update(&c, d, got);
 	}
 	sha256_final(&c, hex);
-	ck(off == size && !strcmp(hex, meta_sha("sys", rel)),
+	ck(off == size && !strcmp(hex, meta_sha(data_vol, rel)),
 	   "O_DIRECT %s: the whole file (%lld bytes) hashes as on the host (read %lld%s%s)",
 	   rel, size, off, got < 0 ? ", " : "", got < 0 ? strerrorname_np(errno) : "");
-	if (strcmp(hex, meta_sha("sys", rel)))
-		note("sha256 %s, want %s", hex, meta_sha("sys", rel));
+	if (strcmp(hex, meta_sha(data_vol, rel)))
+		note("sha256 %s, want %s", hex, meta_sha(data_vol, rel));
 out:
 	free(d);
 	free(b);
@@ -367,7 +375,7 @@ out:
 
 static void test_mmap(const char *rel, const char *what)
 {
-	long long size = meta_size("sys", rel);
+	long long size = meta_size(data_vol, rel);
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t maplen = (size + pg - 1) / pg * pg;
 	int fd = open(path_in(rel), O_RDONLY);
@@ -385,11 +393,11 @@ static void test_mmap(const char *rel, const char *what)
 	sha256_hex(p, size, hex);
 	for (i = size; i < maplen; i++)
 		nz += p[i] != 0;
-	ck(!strcmp(hex, meta_sha("sys", rel)) && !nz,
+	ck(!strcmp(hex, meta_sha(data_vol, rel)) && !nz,
 	   "mmap %s (%s, %lld bytes): hashes as on the host, the last page's tail is zero (%zu non-zero)",
 	   rel, what, size, nz);
-	if (strcmp(hex, meta_sha("sys", rel)))
-		note("sha256 %s, want %s", hex, meta_sha("sys", rel));
+	if (strcmp(hex, meta_sha(data_vol, rel)))
+		note("sha256 %s, want %s", hex, meta_sha(data_vol, rel));
 	munmap(p, maplen);
 	close(fd);
 }
@@ -598,7 +606,7 @@ static void test_efs(void)
  */
 static void test_valid(void)
 {
-	const char *want = meta_sha("sys", "valid.bin");
+	const char *want = meta_sha(data_vol, "valid.bin");
 	unsigned char buf[16384];
 	char hex[65];
 	ssize_t n;
@@ -606,8 +614,9 @@ static void test_valid(void)
 
 	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
 	sha256_hex(buf, n < 0 ? 0 : n, hex);
-	ck(n == meta_size("sys", "valid.bin") && !strcmp(hex, want),
-	   "initialized size 5000 of 12288: read() gives the data, then zeros (read %zd)", n);
+	ck(n == meta_size(data_vol, "valid.bin") && !strcmp(hex, want),
+	   "%s: initialized size 5000 of 12288: read() gives the data, then zeros (read %zd)",
+	   data_vol, n);
 	if (strcmp(hex, want))
 		note("sha256 %s, want %s", hex, want);
 	if (fd >= 0)
@@ -678,6 +687,15 @@ static void run_all(const char *drv)
 	test_handles();
 	test_wof();
 	test_efs();
+	umount(MNT);
+	/* 512-byte clusters: every page of frag.bin spans several runs. */
+	if (mount_vol("small", drv))
+		return;
+	data_vol = "small";
+	test_valid();
+	test_mmap("frag.bin", "512-byte clusters, fragmented");
+	test_direct("frag.bin");
+	data_vol = "sys";
 	umount(MNT);
 }
 

@@ -339,6 +339,14 @@ struct ntfs_key {
 	u16 up[NTFS_MAX_NAME];
 };
 
+/* Order of @key against the (checked, non-end) entry @e. */
+static int ntfs_key_cmp(const struct ntfs_sb *sbi, const struct ntfs_key *key,
+			const struct ntfs_index_entry *e)
+{
+	return ntfs_name_cmp(sbi, key->name, key->up, key->len, ntfs_entry_name(e)->name,
+			     ntfs_entry_name(e)->name_length, key->nocase);
+}
+
 /*
  * Scan @node for @key: the first entry not below it (or the end marker)
  * at *@ofs; *@cmp is 0 when it is @key's entry.  Returns the entry or NULL
@@ -356,8 +364,7 @@ static const struct ntfs_index_entry *ntfs_node_find(const struct ntfs_sb *sbi,
 		e = ntfs_node_entry(node, *ofs);
 		if (!e || le16_to_cpu(e->flags) & NTFS_IE_LAST)
 			return e;
-		*cmp = ntfs_name_cmp(sbi, key->name, key->up, key->len, ntfs_entry_name(e)->name,
-				     ntfs_entry_name(e)->name_length, key->nocase);
+		*cmp = ntfs_key_cmp(sbi, key, e);
 		if (*cmp <= 0)
 			return e;
 		*ofs += le16_to_cpu(e->length);
@@ -399,9 +406,7 @@ static int ntfs_lookup_hinted(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 		ntfs_node_set_block(ni, &node);
 	}
 	e = ntfs_node_entry(&node, ofs);
-	if (e && !(le16_to_cpu(e->flags) & NTFS_IE_LAST) &&
-	    !ntfs_name_cmp(sbi, key->name, key->up, key->len, ntfs_entry_name(e)->name,
-			   ntfs_entry_name(e)->name_length, key->nocase)) {
+	if (e && !(le16_to_cpu(e->flags) & NTFS_IE_LAST) && !ntfs_key_cmp(sbi, key, e)) {
 		*ref = le64_to_cpu(e->ref);
 		ntfs_hint_set(ni, vcn, ofs + le16_to_cpu(e->length));
 		err = 0;

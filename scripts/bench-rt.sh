@@ -10,6 +10,9 @@
 #   BR_SECONDS   seconds per lock type (30); BR_WRITERS writers (4)
 #   BR_TYPES     lock types; BR_HACKBENCH hackbench options ("-g 4 -l 100")
 #   BR_LT_PARAMS extra locktorture parameters
+#   BR_STEADY=1  steady load: BR_LT_PARAMS defaults to "long_hold=0
+#                stutter=0 shuffle_interval=0 rt_boost=0" (no occasional
+#                100 ms holds, pauses, CPU shuffles or FIFO boosts)
 #   BR_ROUNDS    boots of each kernel (1), alternating which boots first;
 #                the table shows the median per row and the ratio per round
 #   ICOUNT=1     QEMU -icount (default 0: wall clock, as in the issue's
@@ -27,6 +30,12 @@ case $rounds in
 ''|*[!0-9]*|0) die "BR_ROUNDS must be a positive number, not '$rounds'" ;;
 esac
 start=$(date +%s)
+# locktorture's random 100 ms holds, stutter pauses, CPU shuffles and
+# SCHED_FIFO boosts make one run differ from the next by 10-20 %.
+STEADY_PARAMS="long_hold=0 stutter=0 shuffle_interval=0 rt_boost=0"
+if [ "${BR_STEADY:-0}" = 1 ]; then
+	BR_LT_PARAMS=${BR_LT_PARAMS:-$STEADY_PARAMS}
+fi
 
 ov=$BUILD/bench-rt/overlay
 rm -rf "$ov"
@@ -76,7 +85,8 @@ done
 files_ours=$(seq -f "$LOGS/bench-rt-$OURS-r%g.txt" 1 "$rounds")
 files_stock=$(seq -f "$LOGS/bench-rt-$STOCK-r%g.txt" 1 "$rounds")
 {
-	echo "RT locking, ours ($OURS) vs stock ($STOCK), $(date -u +%F), $rounds round(s)"
+	echo "RT locking, ours ($OURS) vs stock ($STOCK), $(date -u +%F), $rounds round(s)" \
+		"${BR_LT_PARAMS:+, locktorture $BR_LT_PARAMS}$([ "${ICOUNT:-0}" = 1 ] && echo ', -icount')"
 	echo
 	# shellcheck disable=SC2086
 	"$S/bench-rounds.py" "$LOGS/bench-rt-$OURS.txt" "$LOGS/bench-rt-$STOCK.txt" \

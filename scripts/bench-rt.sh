@@ -85,8 +85,9 @@ done
 files_ours=$(seq -f "$LOGS/bench-rt-$OURS-r%g.txt" 1 "$rounds")
 files_stock=$(seq -f "$LOGS/bench-rt-$STOCK-r%g.txt" 1 "$rounds")
 {
-	echo "RT locking, ours ($OURS) vs stock ($STOCK), $(date -u +%F), $rounds round(s)" \
-		"${BR_LT_PARAMS:+, locktorture $BR_LT_PARAMS}$([ "${ICOUNT:-0}" = 1 ] && echo ', -icount')"
+	clock=wall-clock
+	[ "${ICOUNT:-0}" = 1 ] && clock=-icount
+	echo "RT locking, ours ($OURS) vs stock ($STOCK), $(date -u +%F), $rounds round(s), $clock${BR_LT_PARAMS:+, locktorture $BR_LT_PARAMS}"
 	echo
 	# shellcheck disable=SC2086
 	"$S/bench-rounds.py" "$LOGS/bench-rt-$OURS.txt" "$LOGS/bench-rt-$STOCK.txt" \

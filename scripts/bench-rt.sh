@@ -31,10 +31,9 @@ case $rounds in
 esac
 start=$(date +%s)
 # locktorture's random 100 ms holds, stutter pauses, CPU shuffles and
-# SCHED_FIFO boosts make one run differ from the next by 10-20 %.
-STEADY_PARAMS="long_hold=0 stutter=0 shuffle_interval=0 rt_boost=0"
+# SCHED_FIFO boosts add to the spread between boots (docs/bench/rt.md).
 if [ "${BR_STEADY:-0}" = 1 ]; then
-	BR_LT_PARAMS=${BR_LT_PARAMS:-$STEADY_PARAMS}
+	BR_LT_PARAMS=${BR_LT_PARAMS:-"long_hold=0 stutter=0 shuffle_interval=0 rt_boost=0"}
 fi
 
 ov=$BUILD/bench-rt/overlay

@@ -31,6 +31,8 @@
  * ww    ww_mutex deadlock resolution: 8 contexts lock random subsets of 16
  *       ww_mutexes in random order (-EDEADLK backoff), wound-wait and
  *       wait-die; every context completes and no lock is ever held twice.
+ *       ww_repeat=N runs both N times: two contexts that spin on each
+ *       other livelocked only about one run in 15.
  *
  * Written for this harness; only public kernel APIs.  On a kernel without
  * PREEMPT_RT the checks that need sleeping spinlocks report skip.
@@ -67,6 +69,10 @@ MODULE_PARM_DESC(tests, "comma-separated: wake,pi,fair,ww (default all)");
 static bool ww_rt;
 module_param(ww_rt, bool, 0444);
 MODULE_PARM_DESC(ww_rt, "ww: half of the contexts SCHED_FIFO (priority-ordered RT ww_mutex)");
+
+static unsigned int ww_repeat = 1;
+module_param(ww_repeat, uint, 0444);
+MODULE_PARM_DESC(ww_repeat, "ww: run the checks this many times (a livelock may take many runs)");
 
 static int n_failed;
 static bool pinned;
@@ -897,10 +903,19 @@ static void ww_one(const char *name, struct ww_class *class)
 
 static void test_ww(void)
 {
-	ww_one(ww_rt ? "ww/wound_wait_8_contexts_16_locks_half_fifo" :
-	       "ww/wound_wait_8_contexts_16_locks", &hx_ww_class);
-	ww_one(ww_rt ? "ww/wait_die_8_contexts_16_locks_half_fifo" :
-	       "ww/wait_die_8_contexts_16_locks", &hx_wd_class);
+	unsigned int run;
+	int failed;
+
+	for (run = 0; run < max(ww_repeat, 1U); run++) {
+		failed = n_failed;
+		ww_one(ww_rt ? "ww/wound_wait_8_contexts_16_locks_half_fifo" :
+		       "ww/wound_wait_8_contexts_16_locks", &hx_ww_class);
+		ww_one(ww_rt ? "ww/wait_die_8_contexts_16_locks_half_fifo" :
+		       "ww/wait_die_8_contexts_16_locks", &hx_wd_class);
+		/* Hung contexts keep their locks: the next run would hang too. */
+		if (n_failed != failed)
+			break;
+	}
 }
 
 /* ------------------------------------------------------------------ */

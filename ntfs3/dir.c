@@ -462,6 +462,14 @@ static int ntfs_lookup_walk(struct ntfs_sb *sbi, struct ntfs_inode *ni,
  * @len:	units in @name
  * @ref:	set to the file reference found
  *
+ * The name is looked up exactly first, through the hint and then the tree.
+ * Under nocase a name with no exact entry then matches any entry that
+ * differs from it in case only, by a walk from the root and never through
+ * the hint: the hint may sit on either of two names that differ only in
+ * case (POSIX-namespace "case twins"), and a walk reaches the same one of
+ * them for every spelling.  So an exact name always finds its own file and
+ * every other spelling finds one twin, the same one each time.
+ *
  * Return: 0, -ENOENT, -EIO for a damaged index, -ENOMEM.
  */
 int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref)
@@ -479,12 +487,16 @@ int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref)
 		return -ENOMEM;
 	key->name = name;
 	key->len = len;
-	key->nocase = sbi->opt.nocase;
+	key->nocase = false;
 	for (i = 0; i < len; i++)
 		key->up[i] = ntfs_upcase(sbi, le16_to_cpu(name[i]));
 	err = ntfs_lookup_hinted(sbi, ni, key, ref);
 	if (err)
 		err = ntfs_lookup_walk(sbi, ni, key, ref);
+	if (err == -ENOENT && sbi->opt.nocase) {
+		key->nocase = true;
+		err = ntfs_lookup_walk(sbi, ni, key, ref);
+	}
 	kfree(key);
 	return err;
 }

@@ -5,7 +5,8 @@
 #   special.img     a GPT disk, one NTFS volume per partition; the GPT
 #                   partition name is the volume's name (the guest finds it
 #                   as PARTNAME in /sys/class/block/*/uevent):
-#     opts      mount options: attributes, Latin-1 and non-Latin-1 names
+#     opts      mount options: attributes, Latin-1 and non-Latin-1 names,
+#               case twins (TWIN.TXT, Twin.Txt, twin.txt)
 #     sys       syscalls: label, fragmented/sparse/compressed files, WOF, EFS,
 #               a file whose initialized size is below its size
 #     small     512-byte clusters: a fragmented file and the same
@@ -504,6 +505,11 @@ fill_opts() {
 	done
 	mkdir 'names/🎵dir🎶'
 	printf 'deep\n' >'names/🎵dir🎶/a😀b.txt'
+	# POSIX-namespace names that differ in case only (nocase lookups)
+	mkdir twins
+	printf 'upper\n' >twins/TWIN.TXT
+	printf 'mixed\n' >twins/Twin.Txt
+	printf 'lower\n' >twins/twin.txt
 }
 
 fill_sys() {

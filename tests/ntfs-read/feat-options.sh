@@ -2,7 +2,8 @@
 # feat-options: mount options of our ntfs3 on the "opts" volume of
 # scripts/make-ntfs-special.sh (hello.txt, Dir/inner.txt, readonly.txt with
 # FILE_ATTRIBUTE_READONLY, hidden.txt and hiddendir with HIDDEN, system.txt
-# with SYSTEM, names/ with Latin-1 and non-Latin-1 names):
+# with SYSTEM, names/ with Latin-1 and non-Latin-1 names, twins/ with
+# TWIN.TXT, Twin.Txt and twin.txt):
 #
 #   uid= gid= umask= fmask= dmask=   exact owner, group and mode bits of a
 #                                    file, a directory and the root; a
@@ -14,7 +15,10 @@
 #   showmeta                         $MFT etc. listed in the root (and found
 #                                    by lookup); not by default
 #   hidden / nohidden                HIDDEN files listed or not
-#   nocase                           HELLO.TXT finds hello.txt; ENOENT without
+#   nocase                           HELLO.TXT finds hello.txt; ENOENT without;
+#                                    each case twin found by its exact name,
+#                                    another spelling always finds the same
+#                                    twin (lookup hint or not)
 #   sys_immutable                    SYSTEM files immutable (statx)
 #   no forms                         noshowmeta, nosys_immutable, nonocase,
 #                                    nohide_dot_files, noforce accepted and
@@ -111,6 +115,32 @@ enoent() {	# enoent PATH: lookup fails with ENOENT
 
 same_inode() {	# same_inode A B
 	same "inode of $1" "$(stat -c %i "$MNT/$1" 2>&1)" "$(stat -c %i "$MNT/$2" 2>&1)"
+}
+
+# twin_of NAME: twins/NAME (no exact entry) reads as one of the case twins
+twin_of() {
+	_c=$(cat "$MNT/twins/$1" 2>&1)
+	case "$_c" in upper | mixed | lower) return 0 ;; esac
+	echo "#   twins/$1: $_c"
+	return 1
+}
+
+# twin_stable NAME: twins/NAME finds the twin it finds on a fresh mount
+# also after a lookup of an exact twin (which leaves the directory's lookup
+# hint on the next twin) once the dentries are dropped; the open directory
+# keeps its inode, and so the hint, across the drop.
+twin_stable() {
+	mnt nocase || return 1
+	_fresh=$(cat "$MNT/twins/$1" 2>&1)
+	for _x in TWIN.TXT Twin.Txt twin.txt; do
+		mnt nocase || return 1
+		exec 3<"$MNT/twins"
+		stat "$MNT/twins/$_x" >/dev/null
+		echo 2 >/proc/sys/vm/drop_caches
+		_got=$(cat "$MNT/twins/$1" 2>&1)
+		exec 3<&-
+		same "twins/$1 after a lookup of $_x" "$_got" "$_fresh" || return 1
+	done
 }
 
 statx_is() {	# statx_is PATH WORDS
@@ -253,6 +283,12 @@ run_all() {
 		t "nocase: DIR/INNER.TXT reads Dir/inner.txt" content_is DIR/INNER.TXT "$(meta_sha opts Dir/inner.txt)"
 		t "nocase: hello.txt still found" content_is hello.txt "$(meta_sha opts hello.txt)"
 	fi
+	for _n in TWIN.TXT Twin.Txt twin.txt; do
+		mnt nocase && t "nocase: case twin $_n read by its exact name" \
+			content_is "twins/$_n" "$(meta_sha opts "twins/$_n")"
+	done
+	mnt nocase && t "nocase: tWIN.txt is one of the case twins" twin_of tWIN.txt &&
+		t "nocase: tWIN.txt is the same twin after a lookup of another" twin_stable tWIN.txt
 	mnt "" && t "defaults: HELLO.TXT is ENOENT" enoent HELLO.TXT
 	t "mount -o nocase,nonocase" mnt nocase,nonocase && t "nocase,nonocase: HELLO.TXT is ENOENT" enoent HELLO.TXT
 

@@ -27,7 +27,9 @@
  *       Reader-owned rw_semaphore/rwlock_t: readers cannot be boosted on
  *       RT; the waiting writer must get the lock right after they leave.
  * fair  A writer is not starved by a stream of readers (rwlock_t,
- *       rw_semaphore): it gets the lock within a bound.
+ *       rw_semaphore): it gets the lock within a bound.  A new rwlock_t
+ *       reader queues behind a waiting writer, but one that already holds
+ *       the lock for read (nested), or has bottom halves off, gets in.
  * ww    ww_mutex deadlock resolution: 8 contexts lock random subsets of 16
  *       ww_mutexes in random order (-EDEADLK backoff), wound-wait and
  *       wait-die; every context completes and no lock is ever held twice.
@@ -709,10 +711,186 @@ static void fair_one(const char *name, int (*reader)(void *), int (*writer)(void
 	kfree(c);
 }
 
+/*
+ * Readers that pass a waiting writer.  rwlock_t read sections nest (the
+ * kernel relies on it: a softirq or a nested call takes a read lock its
+ * task already holds), so a reader that holds a rwlock_t for read, or runs
+ * with bottom halves off, must get in while a writer waits for the readers
+ * inside, or the two wait for each other forever.  A new reader in process
+ * context still queues behind the writer.
+ */
+#define NEST_WAIT_MS	2000
+
+struct nest_ctx {
+	struct completion r_held, r_nested, r_done;
+	struct completion w_done, f_in, f_done, s_in, s_done;
+	bool r_go, r_release;
+};
+
+static DEFINE_RWLOCK(nest_rw);
+
+/* A read section must not sleep: poll @flag, for at most 10 s. */
+static void nest_spin_until(bool *flag)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), 10 * MSEC_PER_SEC);
+
+	while (!READ_ONCE(*flag) && ktime_before(ktime_get(), end))
+		cpu_relax();
+}
+
+static int nest_reader(void *arg)
+{
+	struct nest_ctx *c = arg;
+
+	read_lock(&nest_rw);
+	complete(&c->r_held);
+	nest_spin_until(&c->r_go);
+	read_lock(&nest_rw);		/* the writer waits for us: must not block */
+	complete(&c->r_nested);
+	read_unlock(&nest_rw);
+	nest_spin_until(&c->r_release);
+	read_unlock(&nest_rw);
+	kthread_complete_and_exit(&c->r_done, 0);
+}
+
+static int nest_writer(void *arg)
+{
+	struct nest_ctx *c = arg;
+
+	write_lock(&nest_rw);
+	write_unlock(&nest_rw);
+	kthread_complete_and_exit(&c->w_done, 0);
+}
+
+static int nest_fresh_reader(void *arg)
+{
+	struct nest_ctx *c = arg;
+
+	read_lock(&nest_rw);
+	complete(&c->f_in);
+	read_unlock(&nest_rw);
+	kthread_complete_and_exit(&c->f_done, 0);
+}
+
+static int nest_bh_reader(void *arg)
+{
+	struct nest_ctx *c = arg;
+
+	local_bh_disable();
+	read_lock(&nest_rw);
+	complete(&c->s_in);
+	read_unlock(&nest_rw);
+	local_bh_enable();
+	kthread_complete_and_exit(&c->s_done, 0);
+}
+
+/* Wait until @t sleeps in a lock wait (at most NEST_WAIT_MS); false if not. */
+static bool nest_sees_lock_wait(struct task_struct *t)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), NEST_WAIT_MS);
+
+	do {
+		if (READ_ONCE(t->__state) == TASK_RTLOCK_WAIT)
+			return true;
+		msleep(5);
+	} while (ktime_before(ktime_get(), end));
+	return false;
+}
+
+static struct task_struct *nest_start(int (*fn)(void *), struct nest_ctx *c,
+				      const char *name)
+{
+	struct task_struct *t = make_thread(fn, c, name, -1, 0);
+
+	if (!IS_ERR(t))
+		wake_up_process(t);
+	return t;
+}
+
+static void nest_init(struct nest_ctx *c)
+{
+	init_completion(&c->r_held);
+	init_completion(&c->r_nested);
+	init_completion(&c->r_done);
+	init_completion(&c->w_done);
+	init_completion(&c->f_in);
+	init_completion(&c->f_done);
+	init_completion(&c->s_in);
+	init_completion(&c->s_done);
+}
+
+/* @bh: 1 got in, 0 blocked, -1 not tried (the nested reader never got in). */
+static void nest_report(bool fresh_early, bool nested, int bh)
+{
+	if (fresh_early)
+		result("fail", "fair/rwlock_new_reader_waits", "a new reader got in while a writer waited");
+	else
+		result("pass", "fair/rwlock_new_reader_waits", "a new reader queued behind the waiting writer");
+	if (nested)
+		result("pass", "fair/rwlock_nested_reader", "nested read_lock() passed the waiting writer");
+	else
+		result("fail", "fair/rwlock_nested_reader",
+		       "nested read_lock() blocked behind a writer that waits for it: deadlock");
+	if (bh > 0)
+		result("pass", "fair/rwlock_bh_reader", "read_lock() with BHs off passed the waiting writer");
+	else if (bh == 0)
+		result("fail", "fair/rwlock_bh_reader",
+		       "read_lock() with BHs off blocked behind the waiting writer for %d ms",
+		       NEST_WAIT_MS);
+	else
+		result("fail", "fair/rwlock_bh_reader", "not tried: the nested reader is stuck");
+}
+
+static void test_fair_nested(void)
+{
+	struct task_struct *t[4] = { };
+	bool fresh_early, nested, done;
+	int bh = -1;
+	struct nest_ctx *c;
+	int i;
+
+	c = test_ctx_alloc("fair/rwlock_nested_reader", sizeof(*c), true,
+			   "non-RT rwlock_t readers queue behind a writer in process context");
+	if (!c)
+		return;
+	nest_init(c);
+	t[0] = nest_start(nest_reader, c, "hx_nest_r");
+	if (IS_ERR(t[0]) || !wait_ms(&c->r_held, NEST_WAIT_MS)) {
+		result("fail", "fair/rwlock_nested_reader", "the reader did not start");
+		return;
+	}
+	t[1] = nest_start(nest_writer, c, "hx_nest_w");
+	if (IS_ERR(t[1]) || !nest_sees_lock_wait(t[1]))
+		pr_warn("the writer was not seen waiting; the checks may not prove much\n");
+	t[2] = nest_start(nest_fresh_reader, c, "hx_nest_f");
+	fresh_early = !IS_ERR(t[2]) && wait_ms(&c->f_in, 300);
+	WRITE_ONCE(c->r_go, true);
+	nested = wait_ms(&c->r_nested, NEST_WAIT_MS);
+	if (nested) {
+		t[3] = nest_start(nest_bh_reader, c, "hx_nest_s");
+		bh = !IS_ERR(t[3]) && wait_ms(&c->s_in, NEST_WAIT_MS);
+	}
+	WRITE_ONCE(c->r_release, true);
+	nest_report(fresh_early, nested, bh);
+	done = wait_ms(&c->r_done, NEST_WAIT_MS) && wait_ms(&c->w_done, NEST_WAIT_MS) &&
+	       wait_ms(&c->f_done, NEST_WAIT_MS) &&
+	       (!t[3] || IS_ERR(t[3]) || wait_ms(&c->s_done, NEST_WAIT_MS));
+	if (!done) {
+		result("fail", "fair/rwlock_nested_threads", "threads did not finish");
+		hang_report(t, ARRAY_SIZE(t));
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		if (!IS_ERR_OR_NULL(t[i]))
+			put_task_struct(t[i]);
+	kfree(c);
+}
+
 static void test_fair(void)
 {
 	fair_one("fair/rwlock_writer_not_starved", fair_reader_rwlock, fair_writer_rwlock);
 	fair_one("fair/rwsem_writer_not_starved", fair_reader_rwsem, fair_writer_rwsem);
+	test_fair_nested();
 }
 
 /* ------------------------------------------------------------------ */

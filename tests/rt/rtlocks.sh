@@ -8,10 +8,10 @@ n=0
 bad=0
 
 # ww twice: SCHED_OTHER contexts, then half of them SCHED_FIFO (on RT the
-# ww_mutex orders contexts by priority before age), the latter 10 times:
+# ww_mutex orders contexts by priority before age), the latter 30 times:
 # a livelock of two contexts spinning on each other showed in about one
-# run in 15 (patch 0020).
-for group in wake pi fair ww ww:ww_rt=1:ww_repeat=10; do
+# run in 15 (patch 0020), a Wait-Die deadlock in about one in 100 (0023).
+for group in wake pi fair ww ww:ww_rt=1:ww_repeat=30; do
 	echo "hx-rtlocks: begin $group" >/dev/kmsg
 	start=$(date +%s)
 	# shellcheck disable=SC2046

@@ -860,8 +860,11 @@ static void test_fair_nested(void)
 		return;
 	}
 	t[1] = nest_start(nest_writer, c, "hx_nest_w");
+	/* Without a waiting writer the checks below would prove nothing. */
 	if (IS_ERR(t[1]) || !nest_sees_lock_wait(t[1]))
-		pr_warn("the writer was not seen waiting; the checks may not prove much\n");
+		result("fail", "fair/rwlock_writer_waits",
+		       "the writer was not seen waiting for the reader within %d ms",
+		       NEST_WAIT_MS);
 	t[2] = nest_start(nest_fresh_reader, c, "hx_nest_f");
 	fresh_early = !IS_ERR(t[2]) && wait_ms(&c->f_in, 300);
 	WRITE_ONCE(c->r_go, true);

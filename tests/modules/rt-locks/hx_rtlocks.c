@@ -89,7 +89,7 @@ static void hang_report(struct task_struct **t, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (t[i] && !(READ_ONCE(t[i]->__state) & TASK_DEAD))
+		if (!IS_ERR_OR_NULL(t[i]) && !(READ_ONCE(t[i]->__state) & TASK_DEAD))
 			sched_show_task(t[i]);
 	if (!pinned) {
 		__module_get(THIS_MODULE);
@@ -807,6 +807,12 @@ static struct task_struct *nest_start(int (*fn)(void *), struct nest_ctx *c,
 	return t;
 }
 
+/* True once thread @t (if it was started at all) signalled @done. */
+static bool nest_finished(struct task_struct *t, struct completion *done)
+{
+	return IS_ERR_OR_NULL(t) || wait_ms(done, NEST_WAIT_MS);
+}
+
 static void nest_init(struct nest_ctx *c)
 {
 	init_completion(&c->r_held);
@@ -875,9 +881,8 @@ static void test_fair_nested(void)
 	}
 	WRITE_ONCE(c->r_release, true);
 	nest_report(fresh_early, nested, bh);
-	done = wait_ms(&c->r_done, NEST_WAIT_MS) && wait_ms(&c->w_done, NEST_WAIT_MS) &&
-	       wait_ms(&c->f_done, NEST_WAIT_MS) &&
-	       (!t[3] || IS_ERR(t[3]) || wait_ms(&c->s_done, NEST_WAIT_MS));
+	done = nest_finished(t[0], &c->r_done) && nest_finished(t[1], &c->w_done) &&
+	       nest_finished(t[2], &c->f_done) && nest_finished(t[3], &c->s_done);
 	if (!done) {
 		result("fail", "fair/rwlock_nested_threads", "threads did not finish");
 		hang_report(t, ARRAY_SIZE(t));

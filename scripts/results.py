@@ -22,7 +22,7 @@ CONSOLE_RE = re.compile(
     r'(BUG:|Oops|WARNING:|kernel BUG at|general protection fault|'
     r'KASAN|UBSAN|Kernel panic|possible recursive locking|'
     r'possible circular locking|inconsistent lock state|'
-    r'DEBUG_LOCKS_WARN_ON|ODEBUG:|detected stall|'
+    r'DEBUG_LOCKS_WARN_ON|ODEBUG:|detected stall|soft lockup|hard LOCKUP|'
     r'blocked for more than|Call Trace:|list_add corruption|'
     r'list_del corruption|stack-protector|RIP: )')
 # Lines that match the above but are not reports.
@@ -144,6 +144,13 @@ EXPECTED_WARNS = {
 }
 EXPECT_RE = re.compile(r'hx-expect-warn: (begin|end) (\S+)')
 TRACE_RE = re.compile(r'(Call Trace:|RIP: )')
+# A dump a test asks for when it has already failed a case for a hang
+# (tests/tools/ntfs-mutate.c): "hx-sysrq-dump: begin REASON", sysrq w, t and
+# l (every task's "Call Trace:", every CPU's "RIP:"), "hx-sysrq-dump: end".
+# The dump counts as one report, named by its reason; the traces in it do
+# not count one by one.  Other reports inside it (a soft lockup, an oops)
+# still do.
+DUMP_RE = re.compile(r'hx-sysrq-dump: (begin|end)\s*(.*)')
 
 
 def scan_console(lines, tally, path):
@@ -152,7 +159,22 @@ def scan_console(lines, tally, path):
     frame = None        # the function of the open expect frame
     in_report = False   # inside the accepted report's trace
     accepted = 0
+    dumps = []          # the reasons of the sysrq dumps
+    in_dump = False
     for i, line in enumerate(lines):
+        m = DUMP_RE.search(line)
+        if m:
+            in_dump = m.group(1) == 'begin'
+            if in_dump:
+                dumps.append(m.group(2).strip())
+                reports += 1
+                if shown < 3:
+                    print(f'    console line {i + 1}: sysrq dump requested by a test: '
+                          f'{m.group(2).strip()}', file=sys.stderr)
+                    shown += 1
+            continue
+        if in_dump and TRACE_RE.search(line) and not CONSOLE_RE.search(TRACE_RE.sub('', line)):
+            continue
         m = EXPECT_RE.search(line)
         if m:
             frame = m.group(2) if m.group(1) == 'begin' and m.group(2) in EXPECTED_WARNS else None
@@ -177,8 +199,12 @@ def scan_console(lines, tally, path):
                 print(f'    console line {i + 1}:\n      {ctx}', file=sys.stderr)
                 shown += 1
     if reports:
+        what = ''
+        if dumps:
+            what = (f', {len(dumps)} of them sysrq dump{"s" if len(dumps) > 1 else ""} '
+                    f'of a hang a test reported (first: {dumps[0]})')
         tally.add('fail', f'kernel console shows {reports} problem lines '
-                          f'(oops/BUG/WARNING/KASAN/UBSAN/lockdep): {path}')
+                          f'(oops/BUG/WARNING/KASAN/UBSAN/lockdep/lockup/stall/hang{what}): {path}')
 
 
 def main():

@@ -63,4 +63,39 @@ verdict "another WARN inside the frame fails" 1 "1 passed, 1 failed, 1 skipped" 
 	"$clean$(framed lock_torture_writer "$busted_warn[   61.0] WARNING: CPU: 0 PID: 5 at kernel/sched/core.c:7116 rt_mutex_pre_schedule+0x1/0x2\n")"
 verdict "a second lock_torture_writer WARN fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
 	"$clean$(framed lock_torture_writer "$busted_warn$busted_warn")"
+# Lockups, stalls and hung tasks fail a green run; the boot's note on the
+# stall timeout does not.
+verdict "RCU stall timeout note at boot passes" 0 "1 passed, 0 failed, 1 skipped" "$ok_run" \
+	"$clean[    0.3] rcu: \tRCU CPU stall warnings timeout set to 300 (rcu_cpu_stall_timeout).\n"
+verdict "soft lockup fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[   90.0] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [ntfs-mutate:321]\n"
+verdict "hard lockup fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[   90.0] watchdog: CPU1: Watchdog detected hard LOCKUP on cpu 1\n"
+verdict "RCU stall fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[  400.0] rcu: INFO: rcu_preempt self-detected stall on CPU\n"
+verdict "hung task fails" 1 "1 passed, 1 failed, 1 skipped" "$ok_run" \
+	"$clean[  200.0] INFO: task ntfs-mutate:321 blocked for more than 122 seconds.\n"
+
+# A sysrq dump after a hang (tests/tools/ntfs-mutate.c) is one report named
+# by its reason, not one per task; a lockup inside it is a report of its own.
+task_dump='[  100.0] sysrq: Show State\n[  100.0] task:swapper/0 state:R running task stack:0 pid:1\n[  100.0] Call Trace:\n[  100.0]  <TASK>\n[  100.0]  schedule+0x1/0x2\n[  100.0]  </TASK>\n[  100.0] task:ntfs-mutate state:D stack:0 pid:321\n[  100.0] Call Trace:\n[  100.0]  <TASK>\n[  100.0]  ntfs_readdir+0x1/0x2 [ntfs3]\n[  100.0]  </TASK>\n[  101.0] sysrq: Show backtrace of all active CPUs\n[  101.0] NMI backtrace for cpu 1\n[  101.0] RIP: 0010:ntfs_readdir+0x1/0x2 [ntfs3]\n[  101.0] Call Trace:\n'
+dump() {
+	printf '[   99.0] hx-sysrq-dump: begin hang: case 17 (seed 1, index-block, base.img) did not finish in 60 s in getdents64 /dir\n%b[  102.0] hx-sysrq-dump: end\n' "$1"
+}
+hung_run='# HX-TEST s/a\nok 1 - x\nnot ok 2 - hang: case 17 (seed 1, index-block, base.img) did not finish in 60 s\n# HX-END s/a exit=1\n# HX-DONE\n'
+verdict "sysrq dump of a hang: the case and the console fail" 1 "1 passed, 2 failed, 0 skipped" \
+	"$hung_run" "$clean$(dump "$task_dump")"
+printf '%b' "$hung_run" >"$w/res"
+printf '%b' "$clean$(dump "$task_dump")" >"$w/con"
+"$judge" --name t --results "$w/res" --console "$w/con" --expect-done >/dev/null 2>"$w/err"
+check "the console verdict counts the dump once and names its reason" \
+	grep -q 'shows 1 problem lines.*1 of them sysrq dump of a hang a test reported (first: hang: case 17 (seed 1, index-block, base.img)' "$w/err"
+printf '%b' "$clean$(dump "$task_dump[  101.5] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [ntfs-mutate:321]\n")" >"$w/con"
+"$judge" --name t --results "$w/res" --console "$w/con" --expect-done >/dev/null 2>"$w/err"
+check "a soft lockup inside the dump is a report of its own" \
+	grep -q 'shows 2 problem lines' "$w/err"
+printf '%b' "$clean$task_dump" >"$w/con"
+"$judge" --name t --results "$w/res" --console "$w/con" --expect-done >/dev/null 2>"$w/err"
+check "the same traces without the frame count one by one" \
+	grep -q 'shows 4 problem lines' "$w/err"
 tap_done

@@ -12,6 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 
 #include "ntfs3.h"
 
@@ -152,8 +153,9 @@ struct ntfs_iblock {
 	refcount_t ref;
 	u64 record;			/* the directory's MFT record */
 	u16 seq;			/* and its sequence number */
+	u32 size;			/* bytes in @data: part of the key */
 	u64 vcn;
-	u8 data[];			/* index_block_size bytes: the block */
+	u8 data[];			/* @size bytes: the block */
 };
 
 /* One node of the tree: the root, or a shared index block. */
@@ -188,14 +190,20 @@ static struct ntfs_iblock **ntfs_iblock_slot(struct ntfs_sb *sbi, u64 record, u6
 	return &sbi->iblock_cache[hash_64(record * 31 + vcn, NTFS_IBLOCK_CACHE_BITS)];
 }
 
-/* The cached block @vcn of @ni, with a reference, or NULL. */
+/*
+ * The cached block @vcn of @ni, with a reference, or NULL.  The block size
+ * is part of the key: a directory read again after its record changed on
+ * the device (same number and sequence) may have another block size, and
+ * a small cached block must never be parsed as a large one.
+ */
 static struct ntfs_iblock *ntfs_iblock_cached(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64 vcn)
 {
 	struct ntfs_iblock *blk;
 
 	spin_lock(&sbi->iblock_lock);
 	blk = *ntfs_iblock_slot(sbi, ni->record, vcn);
-	if (blk && blk->record == ni->record && blk->seq == ni->seq && blk->vcn == vcn)
+	if (blk && blk->record == ni->record && blk->seq == ni->seq && blk->vcn == vcn &&
+	    blk->size == ni->index_block_size)
 		refcount_inc(&blk->ref);
 	else
 		blk = NULL;
@@ -217,24 +225,50 @@ static void ntfs_iblock_insert(struct ntfs_sb *sbi, struct ntfs_iblock *blk)
 	ntfs_iblock_put(old);
 }
 
+/*
+ * Byte offset of index block @vcn in the index allocation: VCNs count
+ * clusters, or 512-byte units when blocks are smaller than a cluster.
+ * Return 0 with *@pos set, or -EIO when the block is not inside @ni's
+ * index allocation (the shift is checked: @vcn comes from the disk).
+ */
+static int ntfs_iblock_pos(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64 vcn, u64 *pos)
+{
+	u32 bs = ni->index_block_size;
+	u8 shift = bs >= sbi->cluster_size ? sbi->cluster_bits : 9;
+
+	if (check_shl_overflow(vcn, shift, pos) || *pos > ni->stream.data_size ||
+	    ni->stream.data_size - *pos < bs)
+		return -EIO;
+	return 0;
+}
+
+/* Report which rule a directory's index breaks; returns -EIO. */
+static int ntfs_index_bad(struct ntfs_inode *ni, const char *rule)
+{
+	ntfs_err_ratelimited(ni->vfs_inode.i_sb, ni->record, "$I30 index: %s", rule);
+	return -EIO;
+}
+
 /* Read and fix up block @vcn of @ni's index: the block, with a reference, or an ERR_PTR(). */
 static struct ntfs_iblock *ntfs_iblock_read(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64 vcn)
 {
 	u32 bs = ni->index_block_size;
-	u64 pos = bs >= sbi->cluster_size ? vcn << sbi->cluster_bits : vcn * 512;
 	struct ntfs_index_block *ib;
 	struct ntfs_iblock *blk;
+	u64 pos;
 	int err;
 
+	if (ntfs_iblock_pos(sbi, ni, vcn, &pos))
+		return ERR_PTR(ntfs_index_bad(ni, "child VCN outside the index allocation"));
 	blk = kmalloc(struct_size(blk, data, bs), GFP_NOFS);
 	if (!blk)
 		return ERR_PTR(-ENOMEM);
 	ib = (struct ntfs_index_block *)blk->data;
 	err = ntfs_read_stream(&ni->vfs_inode, pos, blk->data, bs);
-	if (!err)
-		err = ntfs_fixup(blk->data, bs, NTFS_MAGIC_INDX);
+	if (!err && ntfs_fixup(blk->data, bs, NTFS_MAGIC_INDX))
+		err = ntfs_index_bad(ni, "block without INDX magic, or update sequence broken");
 	if (!err && le64_to_cpu(ib->vcn) != vcn)
-		err = -EIO;
+		err = ntfs_index_bad(ni, "block's own VCN is not the VCN it is read at");
 	if (err) {
 		kfree(blk);
 		return ERR_PTR(err == -ENOMEM ? err : -EIO);
@@ -242,6 +276,7 @@ static struct ntfs_iblock *ntfs_iblock_read(struct ntfs_sb *sbi, struct ntfs_ino
 	refcount_set(&blk->ref, 1);
 	blk->record = ni->record;
 	blk->seq = ni->seq;
+	blk->size = bs;
 	blk->vcn = vcn;
 	ntfs_iblock_insert(sbi, blk);
 	return blk;
@@ -269,8 +304,8 @@ static int ntfs_node_read(struct ntfs_inode *ni, u64 vcn, struct ntfs_node *node
 	struct ntfs_sb *sbi = NTFS_SB(ni->vfs_inode.i_sb);
 	struct ntfs_iblock *blk;
 
-	if (!ni->stream.alloc_size || vcn > (ni->stream.data_size >> 9))
-		return -EIO;
+	if (!ni->stream.alloc_size)
+		return ntfs_index_bad(ni, "an entry has a child, but there is no index allocation");
 	blk = ntfs_iblock_cached(sbi, ni, vcn);
 	if (!blk)
 		blk = ntfs_iblock_read(sbi, ni, vcn);
@@ -431,7 +466,7 @@ static int ntfs_lookup_walk(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 
 		e = ntfs_node_find(sbi, &node, key, &ofs, &cmp);
 		if (!e) {
-			err = -EIO;
+			err = ntfs_index_bad(ni, "entry out of bounds of its node");
 			break;
 		}
 		if (cmp == 0 && !(le16_to_cpu(e->flags) & NTFS_IE_LAST)) {
@@ -444,7 +479,7 @@ static int ntfs_lookup_walk(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 			break;
 		}
 		if (++depth > NTFS_MAX_INDEX_DEPTH) {
-			err = -EIO;
+			err = ntfs_index_bad(ni, "deeper than 32 levels");
 			break;
 		}
 		vcn = ntfs_entry_child(e);
@@ -510,7 +545,13 @@ int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref)
 struct ntfs_dir_cursor {
 	loff_t pos;			/* ctx->pos the cursor is at */
 	int depth;			/* -1: not started */
-	u64 nodes;			/* index blocks read by this walk */
+	/*
+	 * VCNs of the index blocks this walk entered.  In a sound tree each
+	 * block has one parent; child pointers that are shared or loop could
+	 * make a walk exponential in the number of blocks, although the
+	 * depth stays small, so entering a block twice is corruption.
+	 */
+	struct xarray visited;
 	bool done;
 	/* An entry the caller's buffer had no room for: emitted first next time. */
 	bool pending;
@@ -532,8 +573,19 @@ static void ntfs_cursor_reset(struct ntfs_dir_cursor *c)
 	c->depth = -1;
 	c->done = false;
 	c->pending = false;
-	c->nodes = 0;
+	xa_destroy(&c->visited);
 	c->pos = 2;
+}
+
+/* Note that the walk enters block @vcn: -EIO when it did before. */
+static int ntfs_cursor_visit(struct ntfs_dir_cursor *c, u64 vcn)
+{
+	int err;
+
+	if (vcn > ULONG_MAX)
+		return -EIO;
+	err = xa_insert(&c->visited, vcn, xa_mk_value(0), GFP_NOFS);
+	return err == -EBUSY ? -EIO : err;
 }
 
 /*
@@ -544,6 +596,7 @@ static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
 						       struct ntfs_dir_cursor *c)
 {
 	const struct ntfs_index_entry *e;
+	u64 vcn;
 	int err;
 
 	if (c->done)
@@ -559,17 +612,20 @@ static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
 
 		e = ntfs_node_entry(&l->node, l->ofs);
 		if (!e)
-			return ERR_PTR(-EIO);
+			return ERR_PTR(ntfs_index_bad(ni, "entry out of bounds of its node"));
 		if (!l->child_done && le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD) {
 			l->child_done = true;
-			/*
-			 * A sound tree visits each block once; more visits mean
-			 * child pointers that are shared or loop.
-			 */
-			if (c->depth == NTFS_MAX_INDEX_DEPTH ||
-			    ++c->nodes > (ni->stream.data_size >> 9) + 1)
-				return ERR_PTR(-EIO);
-			err = ntfs_node_read(ni, ntfs_entry_child(e), &c->lvl[c->depth + 1].node);
+			if (c->depth == NTFS_MAX_INDEX_DEPTH)
+				return ERR_PTR(ntfs_index_bad(ni, "deeper than 32 levels"));
+			vcn = ntfs_entry_child(e);
+			err = ntfs_walk_step();
+			if (!err)
+				err = ntfs_cursor_visit(c, vcn);
+			if (err == -EIO)
+				ntfs_index_bad(ni,
+					       "a block is the child of two entries (shared or looping child pointers)");
+			if (!err)
+				err = ntfs_node_read(ni, vcn, &c->lvl[c->depth + 1].node);
 			if (err)
 				return ERR_PTR(err);
 			c->depth++;
@@ -595,7 +651,7 @@ static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
 		l = &c->lvl[c->depth];
 		e = ntfs_node_entry(&l->node, l->ofs);
 		if (!e)
-			return ERR_PTR(-EIO);
+			return ERR_PTR(ntfs_index_bad(ni, "entry out of bounds of its node"));
 		if (!(le16_to_cpu(e->flags) & NTFS_IE_LAST)) {
 			l->ofs += le16_to_cpu(e->length);
 			l->child_done = false;
@@ -604,6 +660,25 @@ static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
 		/* The parent's last entry: its node is finished too. */
 		l->child_done = true;
 	}
+}
+
+/*
+ * Whether an entry's name can be handed to user space: the VFS refuses
+ * names with '/' (and a NUL would cut the name short), and "." and ".."
+ * are the VFS's own.  Windows never writes such names; a crafted volume
+ * may, and one bad entry must not stop the listing.
+ */
+static bool ntfs_name_listable(const struct ntfs_file_name *fn, const char *buf, int n)
+{
+	const __le16 *u = fn->name;
+	u32 i;
+
+	for (i = 0; i < fn->name_length; i++)
+		if (!u[i] || u[i] == cpu_to_le16('/'))
+			return false;
+	if (n <= 0 || memchr(buf, '/', n) || memchr(buf, 0, n))
+		return false;
+	return !(buf[0] == '.' && (n == 1 || (n == 2 && buf[1] == '.')));
 }
 
 /* Whether a directory entry is listed (each file once, metafiles hidden). */
@@ -654,6 +729,7 @@ static int ntfs_readdir(struct file *file, struct dir_context *ctx)
 			return -ENOMEM;
 		c->depth = -1;
 		c->pos = 2;
+		xa_init(&c->visited);
 		file->private_data = c;
 	}
 	/* A seek elsewhere: walk again from the start to that position. */
@@ -680,7 +756,12 @@ static int ntfs_readdir(struct file *file, struct dir_context *ctx)
 		if (n <= 0) {
 			ntfs_err_ratelimited(dir->i_sb, dir->i_ino,
 					     "a name cannot be converted to %s, skipped",
-					     sbi->opt.iocharset);
+					     sbi->opt.iocharset ? sbi->opt.iocharset : "utf8");
+			continue;
+		}
+		if (!ntfs_name_listable(fn, buf, n)) {
+			ntfs_err_ratelimited(dir->i_sb, dir->i_ino,
+					     "a name with '/' or NUL, or \".\" or \"..\", skipped");
 			continue;
 		}
 		if (c->pos < ctx->pos) {	/* catching up after a seek */

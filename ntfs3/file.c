@@ -33,7 +33,15 @@ static bool ntfs_is_i30(const struct ntfs_attr *a)
 	return ntfs_attr_name_is(a, ntfs_i30, ARRAY_SIZE(ntfs_i30));
 }
 
-static int ntfs_scan_attr(struct ntfs_inode_scan *s, const struct ntfs_attr *a)
+/* Report which rule of the format a file breaks; returns -EIO. */
+static int ntfs_inode_bad(struct ntfs_inode *ni, const char *rule)
+{
+	ntfs_err_ratelimited(ni->vfs_inode.i_sb, ni->record, "%s", rule);
+	return -EIO;
+}
+
+static int ntfs_scan_attr(struct ntfs_inode *ni, struct ntfs_inode_scan *s,
+			  const struct ntfs_attr *a)
 {
 	const struct ntfs_file_name *fn;
 	bool first = !a->non_resident || !a->nr.lowest_vcn;
@@ -42,13 +50,13 @@ static int ntfs_scan_attr(struct ntfs_inode_scan *s, const struct ntfs_attr *a)
 	case NTFS_AT_STANDARD_INFO:
 		s->si = ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE);
 		if (!s->si)
-			return -EIO;
+			return ntfs_inode_bad(ni, "$STANDARD_INFORMATION is non-resident or short");
 		s->si_len = le32_to_cpu(a->r.value_length);
 		break;
 	case NTFS_AT_FILE_NAME:
 		fn = ntfs_attr_value(a, sizeof(*fn));
 		if (!fn)
-			return -EIO;
+			return ntfs_inode_bad(ni, "$FILE_NAME is non-resident or short");
 		if (fn->name_space != NTFS_NS_DOS)
 			s->names++;
 		break;
@@ -101,6 +109,7 @@ static int ntfs_load_stream(struct ntfs_sb *sbi, const struct ntfs_recset *rs,
 {
 	int err;
 
+	ns->record = rs->base;
 	ns->type = le32_to_cpu(first->type);
 	err = ntfs_stream_from_attr(sbi, ns, first);
 	if (!err && !ns->resident)
@@ -114,13 +123,14 @@ static int ntfs_load_index(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 	const struct ntfs_index_root *ir;
 	u32 len = le32_to_cpu(s->index_root->r.value_length);
 	u32 bs;
+	int err;
 
 	ir = ntfs_attr_value(s->index_root, sizeof(*ir));
 	if (!ir || le32_to_cpu(ir->type) != NTFS_AT_FILE_NAME)
-		return -EIO;
+		return ntfs_inode_bad(ni, "$INDEX_ROOT:$I30 is short or does not index $FILE_NAME");
 	bs = le32_to_cpu(ir->block_size);
 	if (bs < 512 || bs > 65536 || !is_power_of_2(bs))
-		return -EIO;
+		return ntfs_inode_bad(ni, "index block size is not a power of two in 512..65536");
 	ni->index_block_size = bs;
 	ni->index_collation = le32_to_cpu(ir->collation);
 	ni->index_root = kmemdup(ir, len, GFP_NOFS);
@@ -130,8 +140,9 @@ static int ntfs_load_index(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 	if (!s->index_alloc0)
 		return 0;
 	if (!s->index_alloc0->non_resident)
-		return -EIO;
-	return ntfs_load_stream(sbi, rs, &ni->stream, s->index_alloc0, true);
+		return ntfs_inode_bad(ni, "$INDEX_ALLOCATION is resident");
+	err = ntfs_load_stream(sbi, rs, &ni->stream, s->index_alloc0, true);
+	return err ? err : ntfs_stream_check_meta(sbi, &ni->stream);
 }
 
 static int ntfs_empty_stream(struct ntfs_stream *ns)
@@ -173,7 +184,7 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 	int err;
 
 	if (!s->si)
-		return -EIO;
+		return ntfs_inode_bad(ni, "no $STANDARD_INFORMATION");
 	ni->attributes = le32_to_cpu(s->si->attributes);
 	if (s->si_len >= sizeof(*s->si))
 		ni->security_id = le32_to_cpu(s->si->security_id);
@@ -260,7 +271,7 @@ static int ntfs_read_inode(struct inode *inode)
 	ni->seq = le16_to_cpu(((struct ntfs_record *)rs.rec[0])->sequence);
 
 	while ((a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
-		err = ntfs_scan_attr(&s, a);
+		err = ntfs_scan_attr(ni, &s, a);
 		if (err)
 			goto out;
 	}

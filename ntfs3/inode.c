@@ -7,6 +7,7 @@
 
 #include <linux/bio.h>
 #include <linux/iomap.h>
+#include <linux/overflow.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -117,6 +118,13 @@ void ntfs_inode_cache_destroy(void)
 
 /* ---- streams ------------------------------------------------------------ */
 
+/* Report which rule of the format a stream breaks; returns -EIO. */
+static int ntfs_stream_bad(struct ntfs_sb *sbi, const struct ntfs_stream *ns, const char *rule)
+{
+	ntfs_err_ratelimited(sbi->sb, ns->record, "attribute 0x%x: %s", ns->type, rule);
+	return -EIO;
+}
+
 /**
  * ntfs_stream_from_attr() - Describe a stream from its first attribute extent
  * @sbi:	the volume
@@ -153,10 +161,12 @@ int ntfs_stream_from_attr(struct ntfs_sb *sbi, struct ntfs_stream *ns,
 	ns->alloc_size = le64_to_cpu(a->nr.allocated_size);
 	ns->compression_unit = a->nr.compression_unit;
 	if (ns->alloc_size & (sbi->cluster_size - 1))
-		return -EIO;
+		return ntfs_stream_bad(sbi, ns,
+				       "allocated size is not a multiple of the cluster size");
 	if (ns->compressed &&
 	    (ns->compression_unit != 4 || sbi->cluster_size > 4096))
-		return -EIO;
+		return ntfs_stream_bad(sbi, ns,
+				       "compressed, but not in 16-cluster units of clusters up to 4 KiB");
 	return 0;
 }
 
@@ -172,16 +182,22 @@ int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
 			   const struct ntfs_attr *a)
 {
 	u32 mp = le16_to_cpu(a->nr.mp_offset);
+	u64 end_vcn = le64_to_cpu(a->nr.highest_vcn) + 1, end_byte;
+	const char *why = "mapping pairs";
 	int err;
 
+	/* Every VCN of the extent must have a byte offset that fits a loff_t. */
+	if (check_shl_overflow(end_vcn, sbi->cluster_bits, &end_byte) ||
+	    end_byte > MAX_LFS_FILESIZE)
+		return ntfs_stream_bad(sbi, ns, "highest_vcn has no byte offset below 2^63");
 	down_write(&ns->run_lock);
 	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
 			       le64_to_cpu(a->nr.lowest_vcn),
 			       le64_to_cpu(a->nr.highest_vcn),
 			       sbi->total_clusters, &ns->runs, &ns->nr_runs,
-			       &ns->cap_runs);
+			       &ns->cap_runs, &why);
 	up_write(&ns->run_lock);
-	return err;
+	return err == -EIO ? ntfs_stream_bad(sbi, ns, why) : err;
 }
 
 static int ntfs_run_cmp(const void *a, const void *b)
@@ -208,13 +224,48 @@ int ntfs_stream_finish_runs(struct ntfs_sb *sbi, struct ntfs_stream *ns)
 		return 0;
 	sort(ns->runs, ns->nr_runs, sizeof(*ns->runs), ntfs_run_cmp, NULL);
 	if (ntfs_runs_merge_check(ns->runs, ns->nr_runs))
-		return -EIO;
+		return ntfs_stream_bad(sbi, ns, "extents overlap");
 	end = ns->nr_runs ? ns->runs[ns->nr_runs - 1].vcn + ns->runs[ns->nr_runs - 1].len : 0;
 	if (ns->nr_runs && ns->runs[0].vcn)
-		return -EIO;
-	if (end << sbi->cluster_bits != ns->alloc_size)
-		return -EIO;
+		return ntfs_stream_bad(sbi, ns, "no extent starts at VCN 0");
+	/*
+	 * Compared in clusters: shifting @end to bytes could wrap and let
+	 * runs far longer than the allocation pass (the size is a multiple
+	 * of the cluster size, ntfs_stream_from_attr() checked that).
+	 */
+	if (end != ns->alloc_size >> sbi->cluster_bits)
+		return ntfs_stream_bad(sbi, ns, "runs do not cover the allocated size exactly");
 	ns->runs_loaded = true;
+	return 0;
+}
+
+/**
+ * ntfs_stream_check_meta() - Refuse a metadata stream the format never makes
+ * @sbi:	the volume
+ * @ns:		a metadata stream whose runs are all loaded ($MFT, an index
+ *		allocation, $Secure:$SDS, $Bitmap, a non-resident attribute
+ *		list, $EA, ...)
+ *
+ * Metadata is never sparse, compressed or encrypted, and never larger
+ * than the volume.  Walks over such a stream are bounded by its size, so
+ * a sparse tail claiming petabytes would make them run for days on a
+ * tiny image: every byte of a metadata stream must be on the disk.
+ *
+ * Return: 0 or -EIO.
+ */
+int ntfs_stream_check_meta(struct ntfs_sb *sbi, const struct ntfs_stream *ns)
+{
+	unsigned int i;
+
+	if (ns->resident)
+		return 0;
+	if (ns->compressed || ns->encrypted || !ns->runs_loaded)
+		return ntfs_stream_bad(sbi, ns, "metadata is never compressed or encrypted");
+	if (ns->alloc_size >> sbi->cluster_bits > sbi->total_clusters)
+		return ntfs_stream_bad(sbi, ns, "metadata larger than the volume");
+	for (i = 0; i < ns->nr_runs; i++)
+		if (ns->runs[i].lcn == NTFS_LCN_HOLE)
+			return ntfs_stream_bad(sbi, ns, "metadata is never sparse");
 	return 0;
 }
 
@@ -234,7 +285,7 @@ static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	u8 cb = sbi->cluster_bits;
-	u64 vcn = pos >> cb, valid;
+	u64 vcn = pos >> cb, valid, run_end;
 	const struct ntfs_run *run;
 
 	if (flags & (IOMAP_WRITE | IOMAP_ZERO))
@@ -255,8 +306,18 @@ static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 		up_read(&ns->run_lock);
 		return -EIO;
 	}
+	/*
+	 * The runs were checked against the allocated size (below 2^62
+	 * bytes), so these shifts cannot wrap; a mapping of 0 bytes would
+	 * stop every iomap walk from advancing, refuse it all the same.
+	 */
 	iomap->offset = vcn << cb;
-	iomap->length = (run->vcn + run->len - vcn) << cb;
+	if (check_shl_overflow(run->vcn + run->len, cb, &run_end) ||
+	    run_end <= iomap->offset) {
+		up_read(&ns->run_lock);
+		return -EIO;
+	}
+	iomap->length = run_end - iomap->offset;
 	if (run->lcn == NTFS_LCN_HOLE) {
 		up_read(&ns->run_lock);
 		ntfs_iomap_hole(iomap, iomap->offset, iomap->length);
@@ -384,7 +445,8 @@ static void ntfs_read_folio_pieces(struct inode *inode, struct folio *folio)
 		if (map.type == IOMAP_MAPPED) {
 			struct bio *bio = bio_alloc(map.bdev, 1, REQ_OP_READ, GFP_NOFS);
 
-			bio->bi_iter.bi_sector = (map.addr + pos + off - map.offset) >> SECTOR_SHIFT;
+			bio->bi_iter.bi_sector =
+				(map.addr + pos + off - map.offset) >> SECTOR_SHIFT;
 			bio_add_folio_nofail(bio, folio, n, off);
 			err = submit_bio_wait(bio);
 			bio_put(bio);
@@ -613,29 +675,34 @@ int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len)
 /**
  * ntfs_read_nonres_attr() - Read the value of a one-extent non-resident attribute
  * @sbi:	the volume
+ * @nr:		base record of the file it belongs to (for messages)
  * @a:		the attribute (lowest VCN 0, holding the whole value)
  * @buf:	destination
  * @len:	bytes to read, at most the attribute's data size
  *
- * For small metadata that has no inode of its own (attribute lists);
- * bypasses the page cache.
+ * For small metadata that has no inode of its own (attribute lists,
+ * $EA, reparse data); bypasses the page cache.  The attribute must pass
+ * ntfs_stream_check_meta(): such metadata is never sparse.
  *
  * Return: 0, -EIO, -ENOMEM.
  */
-int ntfs_read_nonres_attr(struct ntfs_sb *sbi, const struct ntfs_attr *a, void *buf, u64 len)
+int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a,
+			  void *buf, u64 len)
 {
-	struct ntfs_stream ns = {};
+	struct ntfs_stream ns = { .record = nr, .type = le32_to_cpu(a->type) };
 	u64 pos = 0;
 	int err;
 
 	init_rwsem(&ns.run_lock);
 	err = ntfs_stream_from_attr(sbi, &ns, a);
-	if (!err && (ns.compressed || ns.encrypted || len > ns.data_size))
+	if (!err && len > ns.data_size)
 		err = -EIO;
 	if (!err)
 		err = ntfs_stream_add_extent(sbi, &ns, a);
 	if (!err)
 		err = ntfs_stream_finish_runs(sbi, &ns);
+	if (!err)
+		err = ntfs_stream_check_meta(sbi, &ns);
 	while (!err && pos < len) {
 		const struct ntfs_run *run = ntfs_run_lookup(ns.runs, ns.nr_runs,
 							     pos >> sbi->cluster_bits);

@@ -393,7 +393,8 @@ int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 		rp = kmalloc(len, GFP_NOFS);
 		if (!rp)
 			return -ENOMEM;
-		err = a->nr.lowest_vcn ? -EIO : ntfs_read_nonres_attr(sbi, a, rp, len);
+		err = a->nr.lowest_vcn ? -EIO :
+		      ntfs_read_nonres_attr(sbi, inode->i_ino, a, rp, len);
 	}
 	if (!err) {
 		NTFS_I(inode)->reparse_tag = le32_to_cpu(rp->tag);
@@ -452,16 +453,21 @@ s64 ntfs_count_free_clusters(struct ntfs_sb *sbi)
 	bm = ntfs_iget(sbi->sb, NTFS_BITMAP_INO);
 	if (IS_ERR(bm))
 		return -1;
-	if (NTFS_I(bm)->stream.data_size * 8 < bits) {
+	if (NTFS_I(bm)->stream.data_size < DIV_ROUND_UP(bits, 8) ||
+	    ntfs_stream_check_meta(sbi, &NTFS_I(bm)->stream)) {
 		iput(bm);
 		return -1;
 	}
 	while (pos < bits) {
-		struct folio *folio = ntfs_stream_folio(bm, (pos / 8) >> PAGE_SHIFT,
-							NTFS_BITMAP_READ_AROUND);
+		struct folio *folio;
 		unsigned long *map;
 		u64 n;
 
+		if (ntfs_walk_step()) {
+			iput(bm);
+			return -1;
+		}
+		folio = ntfs_stream_folio(bm, (pos / 8) >> PAGE_SHIFT, NTFS_BITMAP_READ_AROUND);
 		if (IS_ERR(folio)) {
 			iput(bm);
 			return -1;
@@ -560,7 +566,7 @@ static int ntfs_read_ea_value(struct inode *inode, void **buf, u32 *len)
 			break;
 		}
 		if (a->non_resident)
-			err = ntfs_read_nonres_attr(sbi, a, *buf, size);
+			err = ntfs_read_nonres_attr(sbi, inode->i_ino, a, *buf, size);
 		else
 			memcpy(*buf, ntfs_attr_value(a, 0), size);
 		*len = size;
@@ -634,34 +640,54 @@ static bool ntfs_ea_u32(const void *buf, u32 len, const char *name, u32 *v)
 	return true;
 }
 
+/*
+ * Permission bits from $LXMOD, unless a mask option for this kind of
+ * object was given: then the mount's permissions stand.
+ */
+static umode_t ntfs_wsl_perm(struct inode *inode, u32 v, bool is_dir)
+{
+	const struct ntfs_options *o = &NTFS_SB(inode->i_sb)->opt;
+
+	if (is_dir ? o->dmask_set : o->fmask_set)
+		return inode->i_mode & 07777;
+	return v & 07777;
+}
+
 /**
  * ntfs_apply_wsl_ea() - Owner, group, mode and device from WSL's EAs
  * @inode:	a file being read
  *
- * WSL keeps POSIX metadata in the $LXUID, $LXGID, $LXMOD and $LXDEV EAs;
- * when present they win over the mount options.
+ * WSL keeps POSIX metadata in the $LXUID, $LXGID, $LXMOD and $LXDEV EAs.
+ * They win over the defaults, never over options the mount gave
+ * explicitly: uid= beats $LXUID, gid= beats $LXGID, and umask=/fmask=
+ * (files) or umask=/dmask= (directories) beat $LXMOD's permission bits
+ * (its file type is still taken).  Set-id bits and device numbers from the
+ * image mean what they mean on any file system: nosuid and nodev mounts
+ * neutralise them in the VFS.
  */
 void ntfs_apply_wsl_ea(struct inode *inode)
 {
+	const struct ntfs_options *o = &NTFS_SB(inode->i_sb)->opt;
 	u32 len, v, dev[2];
 	const struct ntfs_ea *ea;
 	void *buf;
 
 	if (ntfs_read_ea_value(inode, &buf, &len) || !len)
 		return;
-	if (ntfs_ea_u32(buf, len, "$LXUID", &v))
+	if (!o->uid_set && ntfs_ea_u32(buf, len, "$LXUID", &v))
 		inode->i_uid = make_kuid(&init_user_ns, v);
-	if (ntfs_ea_u32(buf, len, "$LXGID", &v))
+	if (!o->gid_set && ntfs_ea_u32(buf, len, "$LXGID", &v))
 		inode->i_gid = make_kgid(&init_user_ns, v);
 	if (ntfs_ea_u32(buf, len, "$LXMOD", &v)) {
 		umode_t type = v & S_IFMT;
 
 		/* Keep what the records say the object is; take the permissions. */
 		if (!type || type == (inode->i_mode & S_IFMT))
-			inode->i_mode = (inode->i_mode & S_IFMT) | (v & 07777);
+			inode->i_mode = (inode->i_mode & S_IFMT) |
+					ntfs_wsl_perm(inode, v, S_ISDIR(inode->i_mode));
 		else if (S_ISREG(inode->i_mode) &&
 			 (S_ISFIFO(type) || S_ISSOCK(type) || S_ISCHR(type) || S_ISBLK(type)))
-			inode->i_mode = type | (v & 07777);
+			inode->i_mode = type | ntfs_wsl_perm(inode, v, false);
 	}
 	ea = ntfs_find_ea(buf, len, "$LXDEV");
 	if (!IS_ERR_OR_NULL(ea) && le16_to_cpu(ea->value_length) >= 8 &&
@@ -768,11 +794,18 @@ struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 	int err;
 
 	init_rwsem(&ns.run_lock);
+	ns.record = nr;
+	ns.type = type;
 	err = ntfs_recset_load(sbi, nr, &rs);
 	while (!err && (a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
 		if (le32_to_cpu(a->type) != type || !ntfs_attr_name_is(a, name, name_len))
 			continue;
 		if (!a->non_resident || !a->nr.lowest_vcn) {
+			/* Two first extents (or two values): corrupt, not a leak. */
+			if (first) {
+				err = -EIO;
+				break;
+			}
 			first = a;
 			err = ntfs_stream_from_attr(sbi, &ns, a);
 		}
@@ -788,7 +821,6 @@ struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 		ntfs_stream_release(&ns);
 		return ERR_PTR(err);
 	}
-	ns.type = type;
 	inode = ntfs_new_stream_inode(sb, NULL, &ns);
 	if (IS_ERR(inode))
 		ntfs_stream_release(&ns);
@@ -812,10 +844,16 @@ static int ntfs_sds_index(struct ntfs_sb *sbi)
 	inode = ntfs_stream_iget(sbi->sb, NTFS_SECURE_INO, NTFS_AT_DATA, sds, ARRAY_SIZE(sds));
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);
+	/* Bounded by the size only because every byte of it is on disk. */
+	err = ntfs_stream_check_meta(sbi, &NTFS_I(inode)->stream);
 	size = NTFS_I(inode)->stream.data_size;
-	while (pos + sizeof(h) <= size) {
+	while (!err && pos + sizeof(h) <= size) {
 		u64 block_end = round_up(pos + 1, NTFS_SDS_BLOCK);
 		u32 len;
+
+		err = ntfs_walk_step();
+		if (err)
+			break;
 
 		if ((pos / NTFS_SDS_BLOCK) & 1) {	/* a mirror block */
 			pos = block_end;
@@ -867,6 +905,10 @@ static int ntfs_sds_get(struct ntfs_sb *sbi, u32 id, void **out, u32 *len)
 	err = ntfs_read_stream(sbi->sds, pos, &h, sizeof(h));
 	if (err)
 		return err;
+	/* Checked when indexed, but the device may have changed since. */
+	if (le32_to_cpu(h.length) < sizeof(h) || le32_to_cpu(h.length) > NTFS_SDS_BLOCK ||
+	    le64_to_cpu(h.offset) != pos)
+		return -EIO;
 	*len = le32_to_cpu(h.length) - sizeof(h);
 	*out = kmalloc(*len ? *len : 1, GFP_NOFS);
 	if (!*out)
@@ -904,7 +946,7 @@ static int ntfs_legacy_sd_get(struct inode *inode, void **out, u32 *len)
 		}
 		*len = size;
 		if (a->non_resident)
-			err = ntfs_read_nonres_attr(sbi, a, *out, size);
+			err = ntfs_read_nonres_attr(sbi, inode->i_ino, a, *out, size);
 		else
 			memcpy(*out, ntfs_attr_value(a, 0), size);
 		if (err)

@@ -11,6 +11,8 @@
 #include <linux/mutex.h>
 #include <linux/nls.h>
 #include <linux/rwsem.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -28,6 +30,9 @@ struct iomap_ops;
 #define NTFS_MAX_EXT_RECORDS	4096
 #define NTFS_MAX_INDEX_DEPTH	32
 
+/* VCNs and sizes on disk stay below this (2^62): larger ones are corrupt. */
+#define NTFS_MAX_VCN		BIT_ULL(62)
+
 /*
  * Pages read in one request when a metadata stream misses the page cache:
  * 128 KiB of $MFT or of a directory index (a disk reads that about as fast
@@ -42,6 +47,21 @@ struct iomap_ops;
 
 struct ntfs_iblock;
 
+/**
+ * ntfs_walk_step() - Let a long walk over on-disk structures yield and die
+ *
+ * Called once per block or record by every walk whose length an image
+ * decides (index trees, $SDS, $Bitmap): a crafted volume may make such a
+ * walk long, and it must neither hog the CPU nor outlive a kill.
+ *
+ * Return: 0, or -EINTR when the task has a fatal signal pending.
+ */
+static inline int ntfs_walk_step(void)
+{
+	cond_resched();
+	return fatal_signal_pending(current) ? -EINTR : 0;
+}
+
 /* Mount options, as parsed. */
 struct ntfs_options {
 	kuid_t		uid;
@@ -55,6 +75,11 @@ struct ntfs_options {
 	unsigned int	sys_immutable:1;
 	unsigned int	nocase:1;
 	unsigned int	force:1;
+	/* Given explicitly: then they win over WSL's $LX* EAs. */
+	unsigned int	uid_set:1;
+	unsigned int	gid_set:1;
+	unsigned int	fmask_set:1;
+	unsigned int	dmask_set:1;
 };
 
 /**
@@ -135,6 +160,7 @@ static inline struct ntfs_sb *NTFS_SB(struct super_block *sb)
 
 /**
  * struct ntfs_stream - The one attribute whose contents an ntfs inode exposes
+ * @record:		base MFT record of the file it belongs to (for messages)
  * @type:		attribute type (NTFS_AT_DATA, NTFS_AT_INDEX_ALLOC, ...)
  * @name:		attribute name, UTF-16, or NULL for the unnamed one
  * @name_len:		units in @name
@@ -157,6 +183,7 @@ static inline struct ntfs_sb *NTFS_SB(struct super_block *sb)
  * @runs_error:		decoding failed: the stream is unreadable (-EIO)
  */
 struct ntfs_stream {
+	u64			record;
 	u32			type;
 	__le16			*name;
 	u8			name_len;
@@ -230,6 +257,7 @@ static inline struct ntfs_inode *NTFS_I(struct inode *inode)
 
 /**
  * struct ntfs_recset - The base record of a file and its extension records
+ * @sbi:		the volume
  * @base:		base record number
  * @rec:		record buffers; @rec[0] is the base record
  * @recnr:		record number of each buffer
@@ -239,6 +267,7 @@ static inline struct ntfs_inode *NTFS_I(struct inode *inode)
  * @attr_list_size:	its size
  */
 struct ntfs_recset {
+	struct ntfs_sb	*sbi;
 	u64		base;
 	void		**rec;
 	u64		*recnr;
@@ -257,7 +286,8 @@ struct ntfs_recset_pos {
 int ntfs_fixup(void *buf, u32 size, u32 magic);
 int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf);
 int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r);
-struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev);
+struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev,
+				 const char **why);
 void *ntfs_attr_value(const struct ntfs_attr *a, u32 min_len);
 bool ntfs_attr_name_is(const struct ntfs_attr *a, const __le16 *name, u8 len);
 int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs);
@@ -270,7 +300,8 @@ extern const struct iomap_ops ntfs_iomap_ops;
 int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
 struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int window);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
-int ntfs_read_nonres_attr(struct ntfs_sb *sbi, const struct ntfs_attr *a, void *buf, u64 len);
+int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a,
+			  void *buf, u64 len);
 int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
 			   const struct ntfs_attr *a);
 int ntfs_stream_from_attr(struct ntfs_sb *sbi, struct ntfs_stream *ns,
@@ -284,6 +315,7 @@ void ntfs_free_inode(struct inode *inode);
 void ntfs_evict_inode(struct inode *inode);
 struct timespec64 ntfs_time(__le64 t);
 int ntfs_stream_finish_runs(struct ntfs_sb *sbi, struct ntfs_stream *ns);
+int ntfs_stream_check_meta(struct ntfs_sb *sbi, const struct ntfs_stream *ns);
 int __init ntfs_inode_cache_init(void);
 void ntfs_inode_cache_destroy(void);
 

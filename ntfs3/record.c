@@ -76,66 +76,97 @@ int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf)
 {
 	int err;
 
-	if (nr >= sbi->mft_records)
+	if (nr >= sbi->mft_records) {
+		ntfs_err_ratelimited(sbi->sb, nr, "referenced, but beyond the end of $MFT");
 		return -EIO;
+	}
 	err = ntfs_read_stream(sbi->mft, nr << sbi->record_bits, buf, sbi->record_size);
 	if (err)
 		return err;
-	if (ntfs_fixup(buf, sbi->record_size, NTFS_MAGIC_FILE) ||
-	    ntfs_check_record_header(sbi, buf))
+	if (ntfs_fixup(buf, sbi->record_size, NTFS_MAGIC_FILE)) {
+		ntfs_err_ratelimited(sbi->sb, nr,
+				     "no FILE magic, or update sequence broken (torn write)");
 		return -EIO;
+	}
+	if (ntfs_check_record_header(sbi, buf)) {
+		ntfs_err_ratelimited(sbi->sb, nr,
+				     "header: record size, bytes_in_use or attrs_offset out of bounds");
+		return -EIO;
+	}
 	return 0;
 }
 
-/* Checks of one attribute header at @ofs of a record with @used bytes. */
-static bool ntfs_attr_ok(const u8 *rec, u32 used, u32 ofs)
+/*
+ * The VCN range of one extent of a non-resident attribute.  VCNs are
+ * below 2^62 (no volume reaches that many clusters).  An extent without
+ * runs is legal: its highest VCN is its lowest minus one, which for the
+ * first extent is -1 on disk (a stream truncated to zero, as Windows and
+ * the in-tree driver leave it, or an extent whose runs were all removed).
+ */
+static bool ntfs_extent_vcns_ok(u64 lowest, u64 highest)
+{
+	if (lowest >= NTFS_MAX_VCN)
+		return false;
+	if (highest == U64_MAX)
+		return lowest == 0;
+	return highest < NTFS_MAX_VCN && lowest <= highest + 1;
+}
+
+/*
+ * Checks of one attribute header at @ofs of a record with @used bytes.
+ * Return NULL when it is sound, else the rule it breaks.
+ */
+static const char *ntfs_attr_problem(const u8 *rec, u32 used, u32 ofs)
 {
 	const struct ntfs_attr *a = (const void *)(rec + ofs);
 	u32 len, name_end;
 
 	if (ofs + 16 > used)
-		return false;
+		return "attribute header past bytes_in_use";
 	len = le32_to_cpu(a->length);
 	if (len < NTFS_ATTR_RESIDENT_HDR || len % 8 || len > used - ofs)
-		return false;
+		return "attribute length too small, unaligned or past bytes_in_use";
 	name_end = le16_to_cpu(a->name_offset) + 2 * a->name_length;
 	if (a->name_length && name_end > len)
-		return false;
+		return "attribute name past the attribute";
 
 	if (!a->non_resident) {
 		u32 vofs = le16_to_cpu(a->r.value_offset);
 		u32 vlen = le32_to_cpu(a->r.value_length);
 
-		return vofs <= len && vlen <= len - vofs;
+		return vofs <= len && vlen <= len - vofs ? NULL :
+		       "resident value past the attribute";
 	}
-	if (len < NTFS_ATTR_NONRES_HDR ||
-	    le16_to_cpu(a->nr.mp_offset) >= len ||
-	    le64_to_cpu(a->nr.lowest_vcn) > le64_to_cpu(a->nr.highest_vcn) + 1 ||
-	    le64_to_cpu(a->nr.highest_vcn) >= (1ULL << 62))
-		return false;
-	if (a->nr.compression_unit && len < NTFS_ATTR_NONRES_HDR_C)
-		return false;
+	if (len < NTFS_ATTR_NONRES_HDR || le16_to_cpu(a->nr.mp_offset) >= len ||
+	    (a->nr.compression_unit && len < NTFS_ATTR_NONRES_HDR_C))
+		return "non-resident header or mapping pairs past the attribute";
+	if (!ntfs_extent_vcns_ok(le64_to_cpu(a->nr.lowest_vcn),
+				 le64_to_cpu(a->nr.highest_vcn)))
+		return "VCN range: lowest_vcn <= highest_vcn + 1 < 2^62";
 	/* Sizes are only meaningful in the first extent. */
 	if (!a->nr.lowest_vcn &&
 	    (le64_to_cpu(a->nr.data_size) > le64_to_cpu(a->nr.allocated_size) ||
 	     le64_to_cpu(a->nr.valid_size) > le64_to_cpu(a->nr.data_size) ||
-	     le64_to_cpu(a->nr.allocated_size) >= (1ULL << 62)))
-		return false;
-	return true;
+	     le64_to_cpu(a->nr.allocated_size) >= NTFS_MAX_VCN))
+		return "sizes: initialized <= data <= allocated < 2^62";
+	return NULL;
 }
 
 /**
  * ntfs_next_attr() - The attribute after @prev in a record
  * @rec:	a record that passed ntfs_read_record()
  * @prev:	the previous attribute, or NULL for the first
+ * @why:	if not NULL, set to the rule a damaged header breaks
  *
  * Return: the next attribute, NULL at the end marker, or an ERR_PTR(-EIO)
  * when a header is out of bounds.
  */
-struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev)
+struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev,
+				 const char **why)
 {
 	const struct ntfs_record *r = rec;
 	u32 used = le32_to_cpu(r->bytes_in_use);
+	const char *problem;
 	u32 ofs;
 
 	if (!prev)
@@ -143,13 +174,18 @@ struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev)
 	else
 		ofs = (const u8 *)prev - (const u8 *)rec + le32_to_cpu(prev->length);
 
-	if (ofs + 4 > used)
-		return ERR_PTR(-EIO);
-	if (*(const __le32 *)((const u8 *)rec + ofs) == cpu_to_le32(NTFS_AT_END))
-		return NULL;
-	if (!ntfs_attr_ok(rec, used, ofs))
-		return ERR_PTR(-EIO);
-	return (struct ntfs_attr *)((u8 *)rec + ofs);
+	if (ofs + 4 > used) {
+		problem = "no end marker before bytes_in_use";
+	} else {
+		if (*(const __le32 *)((const u8 *)rec + ofs) == cpu_to_le32(NTFS_AT_END))
+			return NULL;
+		problem = ntfs_attr_problem(rec, used, ofs);
+	}
+	if (!problem)
+		return (struct ntfs_attr *)((u8 *)rec + ofs);
+	if (why)
+		*why = problem;
+	return ERR_PTR(-EIO);
 }
 
 /**
@@ -236,6 +272,13 @@ static bool ntfs_recset_has(const struct ntfs_recset *rs, u64 nr)
 	return false;
 }
 
+/* Report which rule of the format a file's records break; returns -EIO. */
+static int ntfs_recset_bad(const struct ntfs_recset *rs, const char *rule)
+{
+	ntfs_err_ratelimited(rs->sbi->sb, rs->base, "%s", rule);
+	return -EIO;
+}
+
 /*
  * Load the extension records an attribute list names.  Each must be in use
  * and point back at the base record with the right sequence number.
@@ -252,11 +295,12 @@ static int ntfs_recset_load_list(struct ntfs_sb *sbi, struct ntfs_recset *rs)
 		int err;
 
 		if (end - p < sizeof(*e))
-			return -EIO;
+			return ntfs_recset_bad(rs, "attribute list ends inside an entry");
 		len = le16_to_cpu(e->length);
 		if (len < sizeof(*e) || len % 8 > 0 || len > end - p ||
 		    e->name_offset + 2 * e->name_length > len)
-			return -EIO;
+			return ntfs_recset_bad(rs,
+					       "attribute list entry: length or name out of bounds");
 		ref = le64_to_cpu(e->record);
 		nr = NTFS_REF_RECORD(ref);
 		p += len;
@@ -273,7 +317,8 @@ static int ntfs_recset_load_list(struct ntfs_sb *sbi, struct ntfs_recset *rs)
 			    NTFS_REF_RECORD(back) != rs->base ||
 			    NTFS_REF_SEQ(back) != base_seq ||
 			    le16_to_cpu(x->sequence) != NTFS_REF_SEQ(ref))
-				return -EIO;
+				return ntfs_recset_bad(rs,
+						       "attribute list names a record that is free, not ours, or of another sequence number");
 		}
 	}
 	return 0;
@@ -295,12 +340,12 @@ static int ntfs_recset_read_list(struct ntfs_sb *sbi, struct ntfs_recset *rs,
 	}
 	size = le64_to_cpu(a->nr.data_size);
 	if (a->nr.lowest_vcn || size > NTFS_MAX_ATTR_LIST)
-		return -EIO;
+		return ntfs_recset_bad(rs, "attribute list in extents, or over 256 KiB");
 	rs->attr_list = kvmalloc(size, GFP_NOFS);
 	if (!rs->attr_list)
 		return -ENOMEM;
 	rs->attr_list_size = size;
-	return ntfs_read_nonres_attr(sbi, a, rs->attr_list, size);
+	return ntfs_read_nonres_attr(sbi, rs->base, a, rs->attr_list, size);
 }
 
 /**
@@ -316,9 +361,11 @@ int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs)
 {
 	const struct ntfs_record *r;
 	struct ntfs_attr *a = NULL;
+	const char *why = NULL;
 	int err;
 
 	memset(rs, 0, sizeof(*rs));
+	rs->sbi = sbi;
 	rs->base = nr;
 	err = ntfs_recset_add(sbi, rs, nr);
 	if (err)
@@ -327,7 +374,7 @@ int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs)
 	if (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) || r->base_record)
 		return -ENOENT;
 
-	while ((a = ntfs_next_attr(r, a)) && !IS_ERR(a)) {
+	while ((a = ntfs_next_attr(r, a, &why)) && !IS_ERR(a)) {
 		if (le32_to_cpu(a->type) != NTFS_AT_ATTR_LIST)
 			continue;
 		err = ntfs_recset_read_list(sbi, rs, a);
@@ -335,6 +382,8 @@ int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs)
 			err = ntfs_recset_load_list(sbi, rs);
 		return err;
 	}
+	if (IS_ERR(a))
+		ntfs_err_ratelimited(sbi->sb, nr, "%s", why);
 	return PTR_ERR_OR_ZERO(a);
 }
 
@@ -348,12 +397,15 @@ int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs)
  */
 struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_recset_pos *pos)
 {
+	const char *why = NULL;
 	struct ntfs_attr *a;
 
 	while (pos->rec < rs->nr) {
-		a = ntfs_next_attr(rs->rec[pos->rec], pos->attr);
-		if (IS_ERR(a))
+		a = ntfs_next_attr(rs->rec[pos->rec], pos->attr, &why);
+		if (IS_ERR(a)) {
+			ntfs_err_ratelimited(rs->sbi->sb, rs->recnr[pos->rec], "%s", why);
 			return a;
+		}
 		if (a) {
 			pos->attr = a;
 			return a;

@@ -59,11 +59,11 @@ static s64 ntfs_mp_get_signed(const u8 *p, unsigned int n)
  * Walk the mapping pairs of one extent that covers the VCNs [@vcn, @end).
  * With @out NULL, only check them and count the runs; otherwise also store
  * the runs at @out, which has room for the count of a checking walk.
- * Return 0 and set *@count, or -EIO.
+ * Return 0 and set *@count, or -EIO with *@why naming the rule broken.
  */
 static int ntfs_mp_walk(const u8 *mp, size_t mp_len, u64 vcn, u64 end,
 			u64 total_clusters, struct ntfs_run *out,
-			unsigned int *count)
+			unsigned int *count, const char **why)
 {
 	size_t pos = 0;
 	s64 lcn = 0;
@@ -76,39 +76,51 @@ static int ntfs_mp_walk(const u8 *mp, size_t mp_len, u64 vcn, u64 end,
 		u8 hdr;
 
 		/* The terminating 0x00 must be there. */
-		if (pos >= mp_len)
+		if (pos >= mp_len) {
+			*why = "no terminating 0x00 inside the attribute";
 			return -EIO;
+		}
 		hdr = mp[pos++];
 		if (!hdr)
 			break;
 
 		lsz = hdr & 0x0f;
 		osz = hdr >> 4;
-		if (lsz < 1 || lsz > 8 || osz > 8 || mp_len - pos < lsz + osz)
+		if (lsz < 1 || lsz > 8 || osz > 8 || mp_len - pos < lsz + osz) {
+			*why = "run header: length of 1-8 bytes, offset of 0-8, inside";
 			return -EIO;
+		}
 
 		len = ntfs_mp_get(mp + pos, lsz);
 		pos += lsz;
 		/* vcn <= end holds, so this also keeps vcn + len from wrapping. */
-		if (!len || len > end - vcn)
+		if (!len || len > end - vcn) {
+			*why = len ? "runs reach past highest_vcn" : "a run of length 0";
 			return -EIO;
+		}
 
 		if (osz) {
 			s64 delta = ntfs_mp_get_signed(mp + pos, osz);
 
 			pos += osz;
 			/* lcn >= 0, so only a positive delta can overflow. */
-			if (delta > 0 && lcn > S64_MAX - delta)
+			if (delta > 0 && lcn > S64_MAX - delta) {
+				*why = "LCN offsets overflow";
 				return -EIO;
+			}
 			lcn += delta;
 			if (lcn < 0 || (u64)lcn > total_clusters ||
-			    len > total_clusters - lcn)
+			    len > total_clusters - lcn) {
+				*why = "a run lies outside the volume";
 				return -EIO;
+			}
 			run_lcn = lcn;
 		}
 
-		if (n >= NTFS_RUNS_MAX)
+		if (n >= NTFS_RUNS_MAX) {
+			*why = "too many runs";
 			return -EIO;
+		}
 		if (out) {
 			out[n].vcn = vcn;
 			out[n].lcn = run_lcn;
@@ -119,8 +131,10 @@ static int ntfs_mp_walk(const u8 *mp, size_t mp_len, u64 vcn, u64 end,
 	}
 
 	/* The extent must end exactly after highest_vcn. */
-	if (vcn != end)
+	if (vcn != end) {
+		*why = "runs end before highest_vcn";
 		return -EIO;
+	}
 	*count = n;
 	return 0;
 }
@@ -131,13 +145,15 @@ static int ntfs_mp_walk(const u8 *mp, size_t mp_len, u64 vcn, u64 end,
  * @mp_len: bytes available at @mp (to the end of the attribute); nothing
  *	past them is read
  * @lowest_vcn: first VCN of the extent, from its attribute header
- * @highest_vcn: last VCN of the extent, from its attribute header; U64_MAX
- *	(-1 on disk) with @lowest_vcn 0 is an attribute without clusters
+ * @highest_vcn: last VCN of the extent, from its attribute header;
+ *	@lowest_vcn - 1 for an extent without runs (U64_MAX, -1 on disk, for
+ *	the first extent: an attribute without clusters)
  * @total_clusters: number of clusters of the volume
  * @runs: the run array, grown with kvrealloc() as needed; free it with
  *	kvfree().  May be NULL with *@cap 0.
  * @nr: number of runs in *@runs; the new runs are appended
  * @cap: number of runs *@runs has room for
+ * @why: set to the rule a corrupt extent breaks (for the error message)
  *
  * Checks the whole extent before it changes anything: every header has a
  * length size of 1 to 8 bytes and an offset size of 0 to 8 bytes, all of
@@ -160,25 +176,25 @@ static int ntfs_mp_walk(const u8 *mp, size_t mp_len, u64 vcn, u64 end,
 int ntfs_decode_runs(const u8 *mp, size_t mp_len, u64 lowest_vcn,
 		     u64 highest_vcn, u64 total_clusters,
 		     struct ntfs_run **runs, unsigned int *nr,
-		     unsigned int *cap)
+		     unsigned int *cap, const char **why)
 {
 	unsigned int count, need;
 	u64 end;
 	int err;
 
-	if (highest_vcn == U64_MAX && !lowest_vcn) {
-		end = 0;
-	} else {
-		/* VCNs are signed 64-bit numbers on disk. */
-		if (highest_vcn >= S64_MAX || lowest_vcn > highest_vcn)
-			return -EIO;
-		end = highest_vcn + 1;
-	}
-	if (total_clusters > S64_MAX)
+	/*
+	 * VCNs are signed 64-bit numbers on disk.  highest_vcn + 1 ==
+	 * lowest_vcn is an extent without runs (-1 for the first extent).
+	 */
+	end = highest_vcn + 1;
+	if (lowest_vcn > S64_MAX || end > S64_MAX || lowest_vcn > end ||
+	    total_clusters > S64_MAX) {
+		*why = "lowest_vcn above highest_vcn + 1, or VCNs beyond 2^63";
 		return -EIO;
+	}
 
 	err = ntfs_mp_walk(mp, mp_len, lowest_vcn, end, total_clusters, NULL,
-			   &count);
+			   &count, why);
 	if (err)
 		return err;
 	if (!count)
@@ -202,7 +218,7 @@ int ntfs_decode_runs(const u8 *mp, size_t mp_len, u64 lowest_vcn,
 
 	/* Cannot fail: the same walk just succeeded. */
 	ntfs_mp_walk(mp, mp_len, lowest_vcn, end, total_clusters, *runs + *nr,
-		     &count);
+		     &count, why);
 	*nr = need;
 	return 0;
 }

@@ -26,7 +26,7 @@ struct ntfs_run {
 int ntfs_decode_runs(const u8 *mp, size_t mp_len, u64 lowest_vcn,
 		     u64 highest_vcn, u64 total_clusters,
 		     struct ntfs_run **runs, unsigned int *nr,
-		     unsigned int *cap);
+		     unsigned int *cap, const char **why);
 int ntfs_runs_merge_check(const struct ntfs_run *runs, unsigned int nr);
 const struct ntfs_run *ntfs_run_lookup(const struct ntfs_run *runs,
 				       unsigned int nr, u64 vcn);

@@ -80,21 +80,27 @@ static int ntfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		o->uid = make_kuid(current_user_ns(), r.uint_32);
 		if (!uid_valid(o->uid))
 			return invalfc(fc, "invalid uid %u", r.uint_32);
+		o->uid_set = 1;
 		break;
 	case OPT_GID:
 		o->gid = make_kgid(current_user_ns(), r.uint_32);
 		if (!gid_valid(o->gid))
 			return invalfc(fc, "invalid gid %u", r.uint_32);
+		o->gid_set = 1;
 		break;
 	case OPT_UMASK:
 		o->fmask = r.uint_32 & 0777;
 		o->dmask = o->fmask;
+		o->fmask_set = 1;
+		o->dmask_set = 1;
 		break;
 	case OPT_FMASK:
 		o->fmask = r.uint_32 & 0777;
+		o->fmask_set = 1;
 		break;
 	case OPT_DMASK:
 		o->dmask = r.uint_32 & 0777;
+		o->dmask_set = 1;
 		break;
 	case OPT_IOCHARSET:
 		kfree(o->iocharset);
@@ -276,7 +282,7 @@ static int ntfs_load_mft(struct super_block *sb, struct ntfs_sb *sbi)
 	if (ntfs_fixup(rec, sbi->record_size, NTFS_MAGIC_FILE) ||
 	    ntfs_check_record_header(sbi, rec))
 		goto out;
-	while ((a = ntfs_next_attr(rec, a)) && !IS_ERR(a)) {
+	while ((a = ntfs_next_attr(rec, a, NULL)) && !IS_ERR(a)) {
 		if (le32_to_cpu(a->type) == NTFS_AT_DATA && !a->name_length &&
 		    a->non_resident && !a->nr.lowest_vcn)
 			break;
@@ -318,6 +324,8 @@ static int ntfs_load_mft(struct super_block *sb, struct ntfs_sb *sbi)
 	ntfs_recset_free(&rs);
 	if (!err)
 		err = ntfs_stream_finish_runs(sbi, &ni->stream);
+	if (!err)
+		err = ntfs_stream_check_meta(sbi, &ni->stream);
 	/* Only now: a window must not reach runs that are not mapped yet. */
 	if (!err)
 		ni->stream.read_around = NTFS_META_READ_AROUND;
@@ -487,34 +495,61 @@ out:
 	return 0;
 }
 
-/* Whether the journal is clean: its first page all 0xff (emptied) or marked clean. */
+/*
+ * Whether the restart page at @pos of the journal (@ps bytes, read into @p)
+ * says the journal is clean: emptied (all 0xff), or a restart area with
+ * no client in use or with the clean flag.  The page is fixup-protected
+ * like an MFT record: its fields are only looked at once the update
+ * sequence is checked and undone.  Returns 1 clean, 0 not, -EIO unusable.
+ */
+static int ntfs_restart_page_clean(struct inode *log, u64 pos, u8 *p, u32 ps)
+{
+	u32 ra;
+
+	if (ntfs_read_stream(log, pos, p, ps))
+		return -EIO;
+	if (!memchr_inv(p, 0xff, ps))
+		return 1;
+	if (ntfs_fixup(p, ps, NTFS_MAGIC_RSTR))
+		return -EIO;
+	ra = get_unaligned_le16(p + 0x18);
+	/* client_in_use_list (+0x0c) empty, or flags (+0x0e) bit 1: clean */
+	if (ra % 8 || ra + 0x10 > ps)
+		return -EIO;
+	return get_unaligned_le16(p + ra + 0x0c) == 0xffff ||
+	       (get_unaligned_le16(p + ra + 0x0e) & 0x0002);
+}
+
+/*
+ * Whether the journal is clean, from the first intact one of its two
+ * restart pages.  Their size is in the page's own header (system page
+ * size, 4 KiB on x86 Windows).
+ */
 static bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi)
 {
 	struct inode *inode = ntfs_iget(sb, NTFS_LOGFILE_INO);
+	int clean = -EIO;
+	u64 size;
+	u32 ps, i;
 	u8 *p;
-	bool clean = false;
-	u32 i, len = 4096;
 
 	if (IS_ERR(inode))
 		return false;
-	p = kmalloc(len, GFP_KERNEL);
-	if (p && NTFS_I(inode)->stream.data_size >= len &&
-	    !ntfs_read_stream(inode, 0, p, len)) {
-		for (i = 0; i < len && p[i] == 0xff; i++)
-			;
-		clean = i == len;
-		if (!clean && !memcmp(p, "RSTR", 4)) {
-			u32 ra = get_unaligned_le16(p + 0x18);
-
-			/* client_in_use_list (+0x0c) empty, or flags (+0x0e) bit 1: clean */
-			if (ra + 0x10 <= len)
-				clean = get_unaligned_le16(p + ra + 0x0c) == 0xffff ||
-					(get_unaligned_le16(p + ra + 0x0e) & 0x0002);
-		}
+	size = NTFS_I(inode)->stream.data_size;
+	p = kmalloc(SZ_64K, GFP_KERNEL);
+	if (p && size >= 512 && !ntfs_read_stream(inode, 0, p, 512)) {
+		ps = get_unaligned_le32(p + 0x10);
+		/* An emptied journal has no header: 0xff all through. */
+		if (!memchr_inv(p, 0xff, 512))
+			ps = 4096;
+		if (ps < 512 || ps > SZ_64K || !is_power_of_2(ps))
+			ps = 4096;
+		for (i = 0; i < 2 && clean < 0 && (u64)(i + 1) * ps <= size; i++)
+			clean = ntfs_restart_page_clean(inode, (u64)i * ps, p, ps);
 	}
 	kfree(p);
 	iput(inode);
-	return clean;
+	return clean > 0;
 }
 
 /* Windows hibernated (or Fast Startup): hiberfil.sys has a non-zero header. */

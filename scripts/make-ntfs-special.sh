@@ -19,6 +19,10 @@
 #     mirr      $MFTMirr's copy of record 0 differs from $MFT's
 #     upcase    $UpCase's data zeroed
 #     v12       $Volume's version patched to 1.2
+#     forms     valid forms ntfs-3g reads but never writes (FORMS below):
+#               non-resident streams with no runs (unnamed and named
+#               $DATA, sparse, compressed, in a file with an attribute
+#               list, $EA), directories with an empty $INDEX_ALLOCATION
 #   special-4k.img  a volume with 4096-byte sectors, to be attached with
 #                   4096-byte logical blocks (DISKS "path:ro:4k", vm.sh)
 #   special.meta    what the tests expect, tab-separated (see the end)
@@ -38,7 +42,7 @@ set -eu
 OUT=$BUILD/ntfs-special
 SELF=$TOP/scripts/make-ntfs-special.sh
 
-for t in mkntfs ntfs-3g ntfsinfo setfattr python3 fallocate mountpoint; do
+for t in mkntfs ntfs-3g ntfsinfo ntfscat setfattr getfattr python3 fallocate mountpoint; do
 	command -v "$t" >/dev/null 2>&1 || die "make-ntfs-special: $t missing (scripts/deps.sh)"
 done
 key=$( (cat "$SELF"; dpkg-query -W -f='${Version}' ntfs-3g 2>/dev/null || true) |
@@ -397,6 +401,180 @@ def gpt(out, parts):
                     else:
                         f.write(b)
 
+# ---- the "forms" volume: valid attribute forms, made byte-wise ------------
+
+def u16(b, o):
+    return struct.unpack_from("<H", b, o)[0]
+
+def u32(b, o):
+    return struct.unpack_from("<I", b, o)[0]
+
+def u64(b, o):
+    return struct.unpack_from("<Q", b, o)[0]
+
+def attr_name(rec, o):
+    nl, no = rec[o + 9], u16(rec, o + 10)
+    return bytes(rec[o + no:o + no + 2 * nl]).decode("utf-16-le")
+
+def find_attr(rec, typ, name=""):
+    for t, o, ln in Vol.attrs(rec):
+        if t == typ and attr_name(rec, o) == name:
+            return o
+    raise SystemExit("no attribute 0x%x %r" % (typ, name))
+
+def replace_attr(rec, o, new):
+    """Put NEW (a whole attribute) in place of the attribute at O; what
+    follows it moves, bytes in use follow."""
+    ln, used, alloc = u32(rec, o + 4), u32(rec, 0x18), u32(rec, 0x1c)
+    tail = bytes(rec[o + ln:used])
+    end = o + len(new) + len(tail)
+    assert len(new) % 8 == 0 and end <= alloc, "record full"
+    rec[o:end] = bytes(new) + tail
+    if end < used:
+        rec[end:used] = bytes(used - end)
+    struct.pack_into("<I", rec, 0x18, end)
+
+def insert_attr(rec, new):
+    """Insert NEW after the attributes of its type, with the record's next
+    instance number."""
+    new = bytearray(new)
+    pos = u32(rec, 0x18) - 8			# the end marker
+    for t, o, ln in Vol.attrs(rec):
+        if t > u32(new, 0):
+            pos = o
+            break
+    inst = u16(rec, 0x28)
+    struct.pack_into("<H", new, 14, inst)
+    struct.pack_into("<H", rec, 0x28, inst + 1)
+    used = u32(rec, 0x18)
+    assert used + len(new) <= u32(rec, 0x1c), "record full"
+    rec[pos:used + len(new)] = bytes(new) + bytes(rec[pos:used])
+    struct.pack_into("<I", rec, 0x18, used + len(new))
+
+def nonres_empty(typ, name="", instance=0, flags=0, cu=0):
+    """A non-resident attribute with no runs, the form of a stream cut to
+    zero: lowest VCN 0, highest VCN -1, mapping pairs = the terminator
+    only, allocated, data and initialized sizes 0.  Compressed or sparse
+    (FLAGS 0x0001, 0x8000): the longer header, compressed size 0 too."""
+    nm = name.encode("utf-16-le")
+    hdr = 0x48 if flags & 0x8001 else 0x40
+    mp = (hdr + len(nm) + 7) & ~7
+    ln = (mp + 1 + 7) & ~7
+    a = bytearray(ln)
+    struct.pack_into("<IIBBHHH", a, 0, typ, ln, 1, len(nm) // 2, hdr, flags, instance)
+    struct.pack_into("<QqHB", a, 0x10, 0, -1, mp, cu)
+    a[hdr:hdr + len(nm)] = nm
+    return a
+
+def resident(typ, value, name=""):
+    nm = name.encode("utf-16-le")
+    vo = (0x18 + len(nm) + 7) & ~7
+    a = bytearray((vo + len(value) + 7) & ~7)
+    struct.pack_into("<IIBBHHHIH", a, 0, typ, len(a), 0, len(nm) // 2, 0x18, 0, 0,
+                     len(value), vo)
+    a[0x18:0x18 + len(nm)] = nm
+    a[vo:vo + len(value)] = value
+    return a
+
+def attr_runs(rec, o):
+    return runlist(rec[o + u16(rec, o + 0x20):o + u32(rec, o + 4)])
+
+def free_clusters(v, runs):
+    """Clear the $Bitmap bits of RUNS [(vcn, lcn or None, length)]."""
+    bm = v.data_runs(v.record(6))
+    for vcn, lcn, ln in runs:
+        for c in range(lcn, lcn + ln) if lcn is not None else ():
+            off = v.vcn_off(bm, c // 8)
+            b = v.read(off, 1)
+            b[0] &= ~(1 << (c % 8)) & 0xff
+            v.write(off, b)
+
+def lookup(v, path):
+    """The base record of PATH ("dir/name"), by the $FILE_NAMEs of every
+    record (one in an extension record names its base record)."""
+    count = u64(v.record(0), v.attr(v.record(0), 0x80) + 0x30) // v.rs
+    parent = 5
+    for part in path.split("/"):
+        hit = None
+        for n in range(16, count):
+            try:
+                rec = v.record(n)
+            except AssertionError:
+                continue
+            if not u16(rec, 0x16) & 1:
+                continue
+            for t, o, ln in Vol.attrs(rec):
+                vo = o + u16(rec, o + 0x14)
+                if (t == 0x30 and u64(rec, vo) & ((1 << 48) - 1) == parent and
+                        rec[vo + 0x42:vo + 0x42 + 2 * rec[vo + 0x40]].decode("utf-16-le")
+                        == part):
+                    hit = u64(rec, 0x20) & ((1 << 48) - 1) or n
+        if hit is None:
+            raise SystemExit("%s not found" % path)
+        parent = hit
+    return parent
+
+def shape(v, n):
+    """What the base record N holds beyond its names and security: one
+    "TYPE[:NAME] ..." item per attribute."""
+    names = {0x20: "$ATTRIBUTE_LIST", 0x80: "$DATA", 0x90: "$INDEX_ROOT",
+             0xa0: "$INDEX_ALLOCATION", 0xb0: "$BITMAP", 0xd0: "$EA_INFORMATION",
+             0xe0: "$EA", 0xc0: "$REPARSE_POINT"}
+    rec, out = v.record(n), []
+    for t, o, ln in Vol.attrs(rec):
+        if t not in names:
+            continue
+        s = names[t] + (":" + attr_name(rec, o) if rec[o + 9] else "")
+        if rec[o + 8]:
+            mo = u16(rec, o + 0x20)
+            s += " non-resident vcn %d..%d sizes %d/%d/%d flags 0x%04x cu %d pairs %s" % (
+                u64(rec, o + 0x10), struct.unpack_from("<q", rec, o + 0x18)[0],
+                u64(rec, o + 0x28), u64(rec, o + 0x30), u64(rec, o + 0x38), u16(rec, o + 12),
+                rec[o + 0x22], "0" if not rec[o + mo] else "%d-runs" % len(attr_runs(rec, o)))
+        elif t == 0x90:
+            vo = o + u16(rec, o + 0x14)
+            s += " resident, %s index" % ("large" if rec[vo + 0x1c] & 1 else "small")
+        else:
+            s += " resident %d bytes" % u32(rec, o + 0x10)
+        out.append(s)
+    return "; ".join(out)
+
+def make_form(v, n, what, name):
+    rec = v.record(n)
+    if what == "empty":	# the $DATA named NAME: non-resident, no runs
+        o = find_attr(rec, 0x80, name)
+        flags, cu = 0, 0
+        if rec[o + 8]:
+            assert u64(rec, o + 0x10) == 0 and \
+                u64(rec, o + 0x18) + 1 == u64(rec, o + 0x28) // v.cs, "not one extent"
+            free_clusters(v, attr_runs(rec, o))
+            flags, cu = u16(rec, o + 12), rec[o + 0x22]
+        replace_attr(rec, o, nonres_empty(0x80, name, u16(rec, o + 14), flags, cu))
+    elif what == "dir":	# a small index gets an empty $INDEX_ALLOCATION
+        o = find_attr(rec, 0x90, "$I30")
+        assert not rec[o + u16(rec, o + 0x14) + 0x1c] & 1, "a large index"
+        insert_attr(rec, nonres_empty(0xa0, "$I30"))
+        insert_attr(rec, resident(0xb0, bytes(8), "$I30"))
+    elif what == "ea":	# no EA: $EA_INFORMATION zero, $EA non-resident, no runs
+        insert_attr(rec, resident(0xd0, bytes(8)))
+        insert_attr(rec, nonres_empty(0xe0))
+    else:
+        raise SystemExit("unknown form " + what)
+    v.put_record(n, rec)
+
+def forms(img, specs, make):
+    """SPECS: "WHAT:PATH[:NAME]" (make the forms when MAKE); prints
+    "PATH<TAB>shape" once for each PATH."""
+    v, done = Vol(img), {}
+    for spec in specs:
+        what, path, name = (spec + "::").split(":")[:3]
+        done.setdefault(path, lookup(v, path))
+        if make:
+            make_form(v, done[path], what, name)
+    for path, n in done.items():
+        print("%s\t%s" % (path, shape(v, n)))
+    v.f.close()
+
 cmd, a = sys.argv[1], sys.argv[2:]
 if cmd == "gen":		# gen PATH SIZE rand|text [OFFSET [SEED]]
     write_at(a[0], int(a[3]) if len(a) > 3 else 0, int(a[1]), a[2], a[4] if len(a) > 4 else None)
@@ -437,6 +615,8 @@ elif cmd == "patch":		# patch IMG WHAT [ARG]
     patch(a[0], a[1], a[2] if len(a) > 2 else None)
 elif cmd == "gpt":		# gpt OUT IMG=NAME...
     gpt(a[0], a[1:])
+elif cmd == "forms":		# forms IMG make|check SPEC...
+    forms(a[0], a[2:], a[1] == "make")
 else:
     raise SystemExit("unknown command " + cmd)
 EOF
@@ -451,10 +631,12 @@ meta() {	# VOLUME KEY FIELD...: one tab-separated line
 }
 
 # volume NAME SIZE LABEL FILLER [MKNTFS-OPTIONS]: mkntfs, fill through
-# ntfs-3g, then record the geometry and every regular file's size and
+# ntfs-3g, run $POST IMG when set (patches that the files must be read
+# back with), then record the geometry and every regular file's size and
 # SHA-256 as a fresh read-only ntfs-3g mount reads them (SKIP: paths not
 # read back).
 SKIP=
+POST=
 volume() {
 	img=$NEW/vol/$1.img
 	truncate -s "$2" "$img"
@@ -462,6 +644,7 @@ volume() {
 	fuse_mount "$img" streams_interface=windows,noatime
 	( cd "$MNT" && "$4" ) >>"$LOG" 2>&1 || die "filling $1 failed; log: $LOG"
 	fuse_umount
+	[ -z "$POST" ] || "$POST" "$img"
 	fuse_mount "$img" ro,streams_interface=windows
 	(cd "$MNT" && find . -type f | LC_ALL=C sort) | while IFS= read -r p; do
 		case " $SKIP " in *" ${p#./} "*) continue ;; esac
@@ -476,6 +659,7 @@ volume() {
 		END { printf "%s\tgeometry\t%s\t%s\t%s\t%s\n", v, cs, tot, free, flags }' >>"$META"
 	meta "$1" label "$3"
 	SKIP=
+	POST=
 }
 
 # runs NAME PATH: the runlist of PATH's unnamed $DATA as ntfsinfo shows it,
@@ -569,6 +753,101 @@ fill_4k() {
 	h gen data.bin 300000 rand
 }
 
+# The forms volume: streams in forms ntfs-3g reads but never writes, made
+# byte-wise after the fill (FORMS: "WHAT:PATH[:STREAM]", see make_form):
+#   empty     the $DATA (unnamed, or the named STREAM) becomes non-resident
+#             with no runs: lowest VCN 0, highest VCN -1, sizes 0, mapping
+#             pairs = the terminator alone (what a writer leaves of a
+#             non-resident stream cut to zero); its clusters are freed;
+#             compressed and sparse streams keep their flags
+#   dir       a directory whose entries all fit in $INDEX_ROOT (a small
+#             index) gets $INDEX_ALLOCATION:$I30 non-resident with no runs
+#             and $BITMAP:$I30 resident with 8 zero bytes
+#   ea        $EA_INFORMATION (8 zero bytes: no EA) and an $EA
+#             non-resident with no runs
+# (empty-res.bin, ntfs-3g's own resident empty $DATA, is the control.)
+LINK=links/empty-00-of-a-file-with-many-hard-links-and-a-long-name-to-overflow-its-record
+FORMS="empty:empty-nr.bin empty:empty-nr-ads.bin empty:empty-both.bin
+	empty:empty-both.bin:gone empty:data-ads-empty.bin:gone empty:sparse-empty.bin
+	empty:compressed/empty.bin empty:$LINK ea:ea-empty.txt dir:emptydir dir:dir-nr"
+STREAMS="empty-nr-ads.bin:info empty-both.bin:gone data-ads-empty.bin:gone"
+fill_forms() {
+	: >empty-res.bin
+	h gen empty-nr.bin 20000 rand
+	h gen empty-nr-ads.bin 20000 rand
+	printf 'a stream on an empty file\n' >empty-nr-ads.bin:info
+	h gen empty-both.bin 20000 rand
+	h gen empty-both.bin:gone 9000 rand
+	h gen data-ads-empty.bin 9000 rand
+	h gen data-ads-empty.bin:gone 9000 rand
+	truncate -s 1048576 sparse-empty.bin
+	h gen sparse-empty.bin 4096 rand 500000
+	mkdir compressed links emptydir dir-nr
+	setfattr -n system.ntfs_attrib_be -v 0x00000800 compressed
+	h gen compressed/empty.bin 100000 text
+	# 12 long names: $FILE_NAMEs in extension records, an $ATTRIBUTE_LIST
+	h gen "$LINK" 20000 rand
+	for i in 01 02 03 04 05 06 07 08 09 10 11; do
+		ln "$LINK" "$(echo "$LINK" | sed "s/-00-/-$i-/")"
+	done
+	printf 'a file with an empty EA\n' >ea-empty.txt
+	printf 'one\n' >dir-nr/one.txt
+	printf 'two\n' >dir-nr/two.txt
+}
+
+# post_forms IMG: make the forms; a read-write ntfs-3g mount touches the
+# files whose unnamed $DATA changed (their directory entries then carry
+# size 0 as a writer's would) and must leave the forms as they are.
+post_forms() {
+	# shellcheck disable=SC2086
+	h forms "$1" make $FORMS >"$NEW/forms.made" || die "making the forms failed"
+	fuse_mount "$1" streams_interface=windows
+	for f in $FORMS; do
+		case $f in empty:*:*) ;; empty:*) touch -c "$MNT/${f#empty:}" ;; esac
+	done
+	fuse_umount
+	# shellcheck disable=SC2086
+	h forms "$1" check $FORMS >"$NEW/forms.now" || die "reading the forms back failed"
+	cmp -s "$NEW/forms.made" "$NEW/forms.now" ||
+		die "ntfs-3g changed the forms: $(diff "$NEW/forms.made" "$NEW/forms.now")"
+}
+
+# verify_forms: ntfs-3g must read every form: each file with ntfscat (the
+# bytes the read-back recorded, nothing on stderr) and through FUSE, each
+# directory listed, each named stream read and listed in ntfs.streams.list;
+# the streams and directories go to special.meta.
+verify_forms() {
+	img=$NEW/vol/forms.img
+	awk -F '\t' '$1 == "forms" && $2 == "file" { print $3 "\t" $5 }' "$META" >"$NEW/forms.files"
+	while IFS="$(printf '\t')" read -r p sum; do
+		got=$(ntfscat "$img" "/$p" 2>"$NEW/err" | sha256sum | cut -d' ' -f1)
+		if [ "$got" != "$sum" ] || [ -s "$NEW/err" ]; then
+			die "forms: ntfscat /$p: $got, want $sum: $(cat "$NEW/err")"
+		fi
+	done <"$NEW/forms.files"
+	fuse_mount "$img" ro,streams_interface=windows
+	while IFS="$(printf '\t')" read -r p sum; do
+		if ! ls -l "$MNT/$p" >/dev/null || ! cat "$MNT/$p" >/dev/null; then
+			die "forms: ntfs-3g cannot read $p"
+		fi
+	done <"$NEW/forms.files"
+	for d in . emptydir dir-nr links; do
+		ls -la "$MNT/$d" >/dev/null || die "forms: ntfs-3g cannot list $d"
+		meta forms dir "$d" "$(find "$MNT/$d" -mindepth 1 -maxdepth 1 | wc -l)"
+	done
+	for s in $STREAMS; do
+		p=${s%%:*} name=${s#*:}
+		sum=$(sha256sum <"$MNT/$p:$name") || die "forms: ntfs-3g cannot read $s"
+		meta forms stream "$p" "$name" "$(stat -c %s "$MNT/$p:$name")" "${sum%% *}"
+		getfattr --absolute-names --only-values -n ntfs.streams.list "$MNT/$p" | grep -qx "$name" ||
+			die "forms: ntfs.streams.list of $p lacks $name"
+	done
+	fuse_umount
+	while IFS="$(printf '\t')" read -r p form; do
+		meta forms form "$p" "$form"
+	done <"$NEW/forms.made"
+}
+
 LC_ALL=C.UTF-8
 export LC_ALL
 volume opts 16M HX-OPTS fill_opts
@@ -594,6 +873,9 @@ volume hiber 8M HX-HIBER fill_hiber
 volume upcase 8M HX-UPCASE fill_upcase
 h patch "$NEW/vol/upcase.img" upcase
 volume 4k 16M HX-4K fill_4k -s4096
+POST=post_forms
+volume forms 8M HX-FORMS fill_forms
+verify_forms
 parts="opts sys small"
 for v in bootbak noboot dirty hiber logfile mirr upcase v12; do
 	if [ ! -f "$NEW/vol/$v.img" ]; then
@@ -605,13 +887,14 @@ for v in bootbak noboot dirty hiber logfile mirr upcase v12; do
 	fi
 	parts="$parts $v"
 done
+parts="$parts forms"
 args=
 for v in $parts; do
 	args="$args $NEW/vol/$v.img=$v"
 done
 h gpt "$NEW/special.img" $args
 mv "$NEW/vol/4k.img" "$NEW/special-4k.img"
-rm -rf "$NEW/vol" "$NEW/mnt" "$H" "$NEW/wof.sha"
+rm -rf "$NEW/vol" "$NEW/mnt" "$H" "$NEW/wof.sha" "$NEW"/forms.* "$NEW/err"
 fallocate -d "$NEW/special.img"
 fallocate -d "$NEW/special-4k.img"
 
@@ -630,4 +913,7 @@ say NTFS "special images done in $(($(date +%s) - start)) s, $(du -sm "$OUT" | c
 #   sys efs PATH RECORD                 (the file with the encrypted flag)
 #   sys|small file valid.bin SIZE SHA256  (initialized size 5000 < SIZE:
 #                                        the contents with zeros from byte 5000)
+#   forms form PATH SHAPE               (its attributes as made, for messages)
+#   forms stream PATH NAME SIZE SHA256  (a named $DATA, read through ntfs-3g)
+#   forms dir PATH ENTRIES              (names ntfs-3g lists, . and .. aside)
 # Volume "4k" is special-4k.img; the others are partitions of special.img.

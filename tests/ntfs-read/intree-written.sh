@@ -2,6 +2,15 @@
 # A volume written by the in-tree ntfs3 inside this VM (on a blank mkntfs
 # image, disk "blank"), then read by ours: the listing, file contents,
 # links, symlinks and user.* xattrs must be what the in-tree driver saw.
+#
+# cut/: files of several MiB cut to zero (truncate -s 0, and ": >"): the
+# in-tree driver leaves their $DATA non-resident with no runs (lowest VCN
+# 0, highest -1, sizes 0, mapping pairs = the terminator), which is
+# checked in its MFT records (read through its own showmeta mount); ours
+# must list them (ls -l), stat them as size 0 and read them as empty.
+# emptied/: a directory that needed index blocks, all entries removed;
+# what the in-tree driver left is shown, ours must list it empty.  Named
+# streams are not written: the in-tree ntfs3 has no interface for them.
 . /tests/include/tap.sh
 . /hx/env
 WALK=/tests/tools/walk
@@ -51,6 +60,93 @@ populate() {
 	printf 'tail' | dd of="$1/dir/sparse" bs=1 seek=4000000 conv=notrunc 2>/dev/null
 	"$WALK" setxattr "$1/dir/file-1" user.color blue
 	"$WALK" setxattr "$1/many/name-7.txt" user.note "a longer value with spaces"
+	mkdir "$1/cut" "$1/emptied"
+	dd if=/dev/urandom of="$1/cut/truncated.bin" bs=1M count=4 2>/dev/null
+	truncate -s 0 "$1/cut/truncated.bin"
+	dd if=/dev/urandom of="$1/cut/redirected.bin" bs=1M count=3 2>/dev/null
+	: >"$1/cut/redirected.bin"
+	i=0
+	while [ $i -lt 200 ]; do
+		: >"$1/emptied/a-name-long-enough-to-need-index-blocks-$i.txt"
+		i=$((i + 1))
+	done
+	rm "$1/emptied/"*
+}
+
+CUT="cut/truncated.bin cut/redirected.bin"
+
+# record_form RECORD-FILE: from one raw MFT record (update sequence still
+# applied), "DATA" and how the unnamed $DATA is stored ("resident SIZE" or
+# "non-resident LOWEST-VCN HIGHEST-VCN ALLOCATED SIZE INITIALIZED
+# FIRST-MAPPING-PAIRS-BYTE"), then "ATTRS" and each attribute as
+# TYPE(hex)/r|n.
+record_form() {
+	od -An -v -tu1 "$1" | awk '
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	function w(o) { return b[o] + 256 * b[o + 1] }
+	function d(o) { return w(o) + 65536 * w(o + 2) }
+	function q(o,   v, i) { v = 0; for (i = 7; i >= 0; i--) v = v * 256 + b[o + i]; return v }
+	function sq(o,   i) { for (i = 0; i < 8; i++) if (b[o + i] != 255) return q(o); return -1 }
+	END {
+		if (b[0] != 70 || b[1] != 73 || b[2] != 76 || b[3] != 69) { print "not a record"; exit }
+		uo = w(4); uc = w(6)
+		for (i = 1; i < uc; i++) { b[i * 512 - 2] = b[uo + 2 * i]; b[i * 512 - 1] = b[uo + 2 * i + 1] }
+		data = "DATA none"; attrs = "ATTRS"
+		for (o = w(20); o + 8 <= n && d(o) != 4294967295 && d(o + 4) > 0; o += d(o + 4)) {
+			attrs = attrs sprintf(" %x/%s", d(o), b[o + 8] ? "n" : "r")
+			if (d(o) != 128 || b[o + 9])
+				continue
+			if (!b[o + 8])
+				data = "DATA resident " d(o + 16)
+			else
+				data = "DATA non-resident " q(o + 16) " " sq(o + 24) " " q(o + 40) " " \
+					q(o + 48) " " q(o + 56) " " b[o + w(o + 32)]
+		}
+		print data "; " attrs
+	}'
+}
+
+# mft_record PATH: the form of PATH's base record, read from $MFT of the
+# showmeta mount on $MNT.
+mft_record() {
+	ino=$(stat -c %i "$MNT/$1") || return 1
+	dd if="$MNT/\$MFT" of=/tmp/intree.rec bs="$RS" skip="$ino" count=1 2>/dev/null || return 1
+	record_form /tmp/intree.rec
+}
+
+# The MFT record size from the boot sector of $1.
+record_size() {
+	# shellcheck disable=SC2046
+	set -- $(od -An -tu1 -j11 -N3 "$1") $(od -An -td1 -j64 -N1 "$1")
+	if [ "$4" -gt 0 ]; then
+		echo $((($1 + 256 * $2) * $3 * $4))
+	else
+		echo $((1 << (0 - $4)))
+	fi
+}
+
+left_empty() {	# PATH: the in-tree driver left a non-resident $DATA with no runs
+	_f=$(mft_record "$1")
+	case $_f in
+	"DATA non-resident 0 -1 0 0 0 0;"*) return 0 ;;
+	esac
+	echo "#   $1: $_f"
+	return 1
+}
+
+ours_empty() {	# PATH: ls -l, stat and read through ours
+	_r=0
+	_out=$(ls -l "$MNT/$1" 2>&1) || { echo "#   ls -l: $_out"; _r=1; }
+	_out=$(stat -c %s "$MNT/$1" 2>&1)
+	[ "$_out" = 0 ] || { echo "#   stat size: $_out"; _r=1; }
+	_out=$(wc -c <"$MNT/$1" 2>&1)
+	[ "$_out" = 0 ] || { echo "#   read: $_out"; _r=1; }
+	return $_r
+}
+
+ours_lists_empty() {	# DIR
+	_out=$(ls -la "$MNT/$1" 2>&1) || { echo "#   ls -la: $_out"; return 1; }
+	[ -z "$(ls -A "$MNT/$1")" ] || { echo "#   lists: $(ls -A "$MNT/$1" | head -n 3)"; return 1; }
 }
 
 run() {
@@ -67,12 +163,29 @@ run() {
 	"$WALK" manifest "$MNT" | sort >/tmp/intree.manifest
 	"$WALK" xattrs "$MNT" | sort >/tmp/intree.xattrs
 	umount "$MNT"
+	RS=$(record_size "$loop")
+	if mount -t ntfs3 -o ro,showmeta "$loop" "$MNT"; then
+		for f in $CUT; do
+			check "the in-tree ntfs3 left $f as a non-resident \$DATA with no runs" \
+				left_empty "$f"
+		done
+		echo "# in-tree: emptied/: $(mft_record emptied)"
+		umount "$MNT"
+	else
+		check "the in-tree ntfs3 mounts with showmeta" false
+	fi
 
 	use_driver ours
 	check "our ntfs3 mounts the volume the in-tree driver wrote" \
 		mount -t ntfs3 -o ro "$loop" "$MNT"
 	"$WALK" manifest "$MNT" | sort >/tmp/ours.manifest
 	"$WALK" xattrs "$MNT" | sort >/tmp/ours.xattrs
+	for f in $CUT; do
+		check "ours: $f (cut to zero by the in-tree ntfs3): ls -l, stat size 0, reads empty" \
+			ours_empty "$f"
+	done
+	check "ours: emptied/ (every entry removed by the in-tree ntfs3) lists empty" \
+		ours_lists_empty emptied
 	umount "$MNT"
 	check "$(wc -l </tmp/intree.manifest) objects: listing, sizes, hashes, links as written" \
 		cmp -s /tmp/intree.manifest /tmp/ours.manifest

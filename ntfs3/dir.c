@@ -588,6 +588,28 @@ static int ntfs_cursor_visit(struct ntfs_dir_cursor *c, u64 vcn)
 	return err == -EBUSY ? -EIO : err;
 }
 
+/* Enter the child block @vcn of the cursor's current entry. */
+static int ntfs_cursor_descend(struct ntfs_inode *ni, struct ntfs_dir_cursor *c, u64 vcn)
+{
+	int err;
+
+	if (c->depth == NTFS_MAX_INDEX_DEPTH)
+		return ntfs_index_bad(ni, "deeper than 32 levels");
+	err = ntfs_walk_step();
+	if (err)
+		return err;
+	err = ntfs_cursor_visit(c, vcn);
+	if (err == -EIO)
+		return ntfs_index_bad(ni,
+				      "a block is the child of two entries (shared or looping child pointers)");
+	if (err)
+		return err;
+	err = ntfs_node_read(ni, vcn, &c->lvl[c->depth + 1].node);
+	if (err && err != -EIO)
+		xa_erase(&c->visited, vcn);	/* to be tried again */
+	return err;
+}
+
 /*
  * Advance to the next entry in key order.  Returns the entry, NULL at the
  * end, or an ERR_PTR.
@@ -596,7 +618,6 @@ static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
 						       struct ntfs_dir_cursor *c)
 {
 	const struct ntfs_index_entry *e;
-	u64 vcn;
 	int err;
 
 	if (c->done)
@@ -614,18 +635,14 @@ static const struct ntfs_index_entry *ntfs_cursor_next(struct ntfs_inode *ni,
 		if (!e)
 			return ERR_PTR(ntfs_index_bad(ni, "entry out of bounds of its node"));
 		if (!l->child_done && le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD) {
-			l->child_done = true;
-			if (c->depth == NTFS_MAX_INDEX_DEPTH)
-				return ERR_PTR(ntfs_index_bad(ni, "deeper than 32 levels"));
-			vcn = ntfs_entry_child(e);
-			err = ntfs_walk_step();
-			if (!err)
-				err = ntfs_cursor_visit(c, vcn);
-			if (err == -EIO)
-				ntfs_index_bad(ni,
-					       "a block is the child of two entries (shared or looping child pointers)");
-			if (!err)
-				err = ntfs_node_read(ni, vcn, &c->lvl[c->depth + 1].node);
+			err = ntfs_cursor_descend(ni, c, ntfs_entry_child(e));
+			/*
+			 * A damaged subtree is skipped by the next call, so the
+			 * rest of the directory stays listable; a kill or ENOMEM
+			 * leaves it to be tried again.
+			 */
+			if (!err || err == -EIO)
+				l->child_done = true;
 			if (err)
 				return ERR_PTR(err);
 			c->depth++;
@@ -691,6 +708,9 @@ static bool ntfs_entry_visible(struct ntfs_sb *sbi, struct ntfs_inode *dir,
 	if (fn->name_space == NTFS_NS_DOS)
 		return false;
 	if (nr == dir->record)
+		return false;
+	/* Not a record of this volume: not listed (nor could it be looked up). */
+	if (nr >= sbi->mft_records)
 		return false;
 	/* $MFT is record 0: an entry with inode number 0 is skipped by readdir users. */
 	if (nr == NTFS_MFT_INO)

@@ -259,7 +259,9 @@ int ntfs_stream_check_meta(struct ntfs_sb *sbi, const struct ntfs_stream *ns)
 
 	if (ns->resident)
 		return 0;
-	if (ns->compressed || ns->encrypted || !ns->runs_loaded)
+	if (!ns->runs_loaded)
+		return ntfs_stream_bad(sbi, ns, "metadata whose runs are not all loaded");
+	if (ns->compressed || ns->encrypted)
 		return ntfs_stream_bad(sbi, ns, "metadata is never compressed or encrypted");
 	if (ns->alloc_size >> sbi->cluster_bits > sbi->total_clusters)
 		return ntfs_stream_bad(sbi, ns, "metadata larger than the volume");
@@ -714,6 +716,10 @@ int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a
 		}
 		in_run = ((run->vcn + run->len) << sbi->cluster_bits) - pos;
 		n = min(in_run, len - pos);
+		if (!n) {		/* the checks above rule it out; never loop */
+			err = -EIO;
+			break;
+		}
 		if (run->lcn == NTFS_LCN_HOLE || pos >= ns.valid_size)
 			memset(buf + pos, 0, n);
 		else

@@ -653,6 +653,43 @@ static umode_t ntfs_wsl_perm(struct inode *inode, u32 v, bool is_dir)
 	return v & 07777;
 }
 
+/* $LXDEV: major and minor of a device node, if present and representable. */
+static bool ntfs_wsl_dev(const void *buf, u32 len, dev_t *dev)
+{
+	const struct ntfs_ea *ea = ntfs_find_ea(buf, len, "$LXDEV");
+	u32 major, minor;
+
+	*dev = 0;
+	if (IS_ERR_OR_NULL(ea) || le16_to_cpu(ea->value_length) < 8)
+		return false;
+	major = get_unaligned_le32(ntfs_ea_value(ea));
+	minor = get_unaligned_le32(ntfs_ea_value(ea) + 4);
+	if (major >= 1U << (32 - MINORBITS) || minor > MINORMASK)
+		return false;
+	*dev = MKDEV(major, minor);
+	return true;
+}
+
+/*
+ * The mode from $LXMOD: permissions for what the records say the object
+ * is; a regular file may become a FIFO or socket, or a device node when
+ * $LXDEV gives its numbers (without them it stays a regular file).
+ */
+static void ntfs_wsl_mode(struct inode *inode, u32 v, bool have_dev)
+{
+	umode_t type = v & S_IFMT, cur = inode->i_mode & S_IFMT;
+
+	if (!type || type == cur) {
+		inode->i_mode = cur | ntfs_wsl_perm(inode, v, S_ISDIR(cur));
+		return;
+	}
+	if (!S_ISREG(cur))
+		return;
+	if (S_ISFIFO(type) || S_ISSOCK(type) ||
+	    ((S_ISCHR(type) || S_ISBLK(type)) && have_dev))
+		inode->i_mode = type | ntfs_wsl_perm(inode, v, false);
+}
+
 /**
  * ntfs_apply_wsl_ea() - Owner, group, mode and device from WSL's EAs
  * @inode:	a file being read
@@ -663,41 +700,31 @@ static umode_t ntfs_wsl_perm(struct inode *inode, u32 v, bool is_dir)
  * (files) or umask=/dmask= (directories) beat $LXMOD's permission bits
  * (its file type is still taken).  Set-id bits and device numbers from the
  * image mean what they mean on any file system: nosuid and nodev mounts
- * neutralise them in the VFS.
+ * neutralise them in the VFS.  Owners that are not valid ids are ignored.
  */
 void ntfs_apply_wsl_ea(struct inode *inode)
 {
 	const struct ntfs_options *o = &NTFS_SB(inode->i_sb)->opt;
-	u32 len, v, dev[2];
-	const struct ntfs_ea *ea;
+	bool have_dev;
+	dev_t dev;
+	u32 len, v;
 	void *buf;
 
 	if (ntfs_read_ea_value(inode, &buf, &len) || !len)
 		return;
-	if (!o->uid_set && ntfs_ea_u32(buf, len, "$LXUID", &v))
+	if (!o->uid_set && ntfs_ea_u32(buf, len, "$LXUID", &v) &&
+	    uid_valid(make_kuid(&init_user_ns, v)))
 		inode->i_uid = make_kuid(&init_user_ns, v);
-	if (!o->gid_set && ntfs_ea_u32(buf, len, "$LXGID", &v))
+	if (!o->gid_set && ntfs_ea_u32(buf, len, "$LXGID", &v) &&
+	    gid_valid(make_kgid(&init_user_ns, v)))
 		inode->i_gid = make_kgid(&init_user_ns, v);
-	if (ntfs_ea_u32(buf, len, "$LXMOD", &v)) {
-		umode_t type = v & S_IFMT;
-
-		/* Keep what the records say the object is; take the permissions. */
-		if (!type || type == (inode->i_mode & S_IFMT))
-			inode->i_mode = (inode->i_mode & S_IFMT) |
-					ntfs_wsl_perm(inode, v, S_ISDIR(inode->i_mode));
-		else if (S_ISREG(inode->i_mode) &&
-			 (S_ISFIFO(type) || S_ISSOCK(type) || S_ISCHR(type) || S_ISBLK(type)))
-			inode->i_mode = type | ntfs_wsl_perm(inode, v, false);
-	}
-	ea = ntfs_find_ea(buf, len, "$LXDEV");
-	if (!IS_ERR_OR_NULL(ea) && le16_to_cpu(ea->value_length) >= 8 &&
-	    (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))) {
-		dev[0] = get_unaligned_le32(ntfs_ea_value(ea));
-		dev[1] = get_unaligned_le32(ntfs_ea_value(ea) + 4);
-		init_special_inode(inode, inode->i_mode, MKDEV(dev[0], dev[1]));
-	} else if (S_ISFIFO(inode->i_mode) || S_ISSOCK(inode->i_mode)) {
+	have_dev = ntfs_wsl_dev(buf, len, &dev);
+	if (ntfs_ea_u32(buf, len, "$LXMOD", &v))
+		ntfs_wsl_mode(inode, v, have_dev);
+	if (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode))
+		init_special_inode(inode, inode->i_mode, dev);
+	else if (S_ISFIFO(inode->i_mode) || S_ISSOCK(inode->i_mode))
 		init_special_inode(inode, inode->i_mode, 0);
-	}
 	kfree(buf);
 }
 
@@ -890,10 +917,14 @@ static int ntfs_sds_get(struct ntfs_sb *sbi, u32 id, void **out, u32 *len)
 	u64 pos;
 	int err = 0;
 
-	mutex_lock(&sbi->sds_lock);
+	if (mutex_lock_killable(&sbi->sds_lock))
+		return -EINTR;
 	if (!sbi->sds && !sbi->sds_failed) {
 		err = ntfs_sds_index(sbi);
-		sbi->sds_failed = err != 0;
+		/* Only corruption is final: a kill or ENOMEM may do better next time. */
+		sbi->sds_failed = err == -EIO;
+		if (err)
+			xa_destroy(&sbi->sds_map);
 	}
 	mutex_unlock(&sbi->sds_lock);
 	if (!sbi->sds)

@@ -20,10 +20,20 @@ cases of "N=300".  Every mutation lands in metadata (boot sectors, MFT
 records of system and user files, index blocks, attribute lists, $EA,
 reparse data, $SDS headers), never in plain file data.
 
+About one case in three (chosen from SEED and K) comes from the
+structural mutator, scripts/ntfs_fuzz_struct.py: consistent edits (fixups,
+$MFTMirr, runlists with their sizes) whose categories start with "s-"; the
+other cases are the byte mutations of this file, case K the same as before
+the structural mutator existed.
+
 Options (environment): FUZZ_SKIP / FUZZ_CASES, comma or space separated
 case ids: cases to skip (written as "skip" lines, so the numbering stays),
 or the only cases to write.
 
+"ntfs-fuzz-gen.py --regress BASEIMG[,...] OUT" writes the structural
+regression set (ids 1000001 on; FUZZ_SKIP / FUZZ_CASES apply).
+"ntfs-fuzz-gen.py --check CASES BASEIMG[,...]" applies each structural case
+in memory and parses the result (exit status 1 when one is not as meant).
 "ntfs-fuzz-gen.py --info BASEIMG" prints what the parser found.
 
 Format facts: the libyal NTFS document and the Linux-NTFS project's
@@ -34,6 +44,9 @@ import os
 import random
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ntfs_fuzz_struct as nfs  # noqa: E402  (the structural mutator)
 
 # ---------------------------------------------------------------- layout
 
@@ -261,9 +274,11 @@ class Index:
 
 
 class Volume:
-    def __init__(self, path):
-        with open(path, "rb") as f:
-            self.img = f.read()
+    def __init__(self, path, img=None):
+        if img is None:
+            with open(path, "rb") as f:
+                img = f.read()
+        self.img = img
         b = self.img[:512]
         if b[3:11] != b"NTFS    ":
             raise SystemExit("%s: not an NTFS volume" % path)
@@ -284,7 +299,7 @@ class Volume:
         self.mft = Stream(self, data[0].runs, data[0].dsize)
         self.files = {}
         self.bad = []
-        for n in range(data[0].dsize // self.rs):
+        for n in range(self.held(data[0]) // self.rs):
             try:
                 rec = Rec(self, self.mft, n * self.rs, self.rs, "FILE")
                 if not u16(rec.data, 0x16) & 1:
@@ -307,7 +322,7 @@ class Volume:
         for f in self.files.values():
             for a in self.extents(f, 0xA0):
                 st = Stream(self, a.runs, a.dsize)
-                for off in range(0, a.dsize, self.ixs):
+                for off in range(0, self.held(a), self.ixs):
                     try:
                         rec = Rec(self, st, off, self.ixs, "INDX")
                         self.blocks.append((f, a, rec, Index(rec, 0x18)))
@@ -321,7 +336,7 @@ class Volume:
                     continue
                 if a.nonres:
                     st = Stream(self, a.runs, a.dsize)
-                    data = st.read(0, a.dsize)
+                    data = st.read(0, self.held(a))
                     base = 0
                 else:
                     st, data, base = None, a.value(), a.vstart
@@ -333,6 +348,12 @@ class Volume:
                     ents.append((base + off, ln, u32(data, off), u64(data, off + 0x10)))
                     off += ln
                 self.alists.append((f, a, st, ents))
+
+    def held(self, a):
+        """Bytes of a non-resident attribute worth reading: its data size,
+        but no more than its allocated clusters hold (a mutated volume
+        may claim petabytes in a hole)."""
+        return min(a.dsize, self.cs * sum(n for _, lcn, n in a.runs if lcn is not None))
 
     def extents(self, f, atype):
         """Non-resident attributes of type atype of file f, also those in
@@ -996,36 +1017,122 @@ def info(path):
     print("index roots %d, INDX blocks %d, attribute lists %d" % (len(v.roots), len(v.blocks), len(v.alists)))
     for f, a, st, ents in v.alists:
         print("  alist of %d %s: %d entries, %s" % (f.num, f.path, len(ents), "non-resident" if st else "resident"))
+    s = nfs.Struct(v)
+    print("structural targets: %d single-extent non-resident attributes, %d directories, %d files; "
+          "sparse-tail streams: %s" % (len(s.single), len(s.dirs), len(s.regular), ", ".join(
+              "%s %d" % (k, len(t)) for k, t in sorted(s.tail_groups().items()))))
 
 
-def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--info":
-        info(sys.argv[2])
-        return
-    if len(sys.argv) != 5:
-        raise SystemExit("usage: ntfs-fuzz-gen.py SEED N BASEIMG[,BASEIMG...] OUT | --info BASEIMG")
-    seed, n, bases, out = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4]
-    gens = [Gen(Volume(b)) for b in bases]
+def line(k, cat, spec, image, what):
+    return "%s\t%s\t%s\t%s\t%s\n" % (k, cat, spec, image, what.replace("\t", " ").replace("\n", " "))
+
+
+def generate(seed, n, bases, out):
+    """N cases, about one in three structural (ntfs_fuzz_struct): case K
+    is structural or not, and which, from SEED and K alone; a byte case
+    K is the same as before the structural mutator existed."""
+    vols = [Volume(b) for b in bases]
+    gens, structs = [Gen(v) for v in vols], [nfs.Struct(v) for v in vols]
     names = [os.path.basename(b) for b in bases]
     weights = [2] + [1] * (len(bases) - 1)	# the first image: half the cases
     skip, only = ids("FUZZ_SKIP"), ids("FUZZ_CASES")
     counts = {}
     with open(out + ".new", "w") as f:
         f.write("# ntfs-fuzz-gen seed=%s n=%d %s\n" % (seed, n, " ".join(
-            "%s:sha256=%s" % (nm, hashlib.sha256(g.vol.img).hexdigest()[:16]) for nm, g in zip(names, gens))))
+            "%s:sha256=%s" % (nm, hashlib.sha256(v.img).hexdigest()[:16]) for nm, v in zip(names, vols))))
         for k in range(1, n + 1):
             if only and k not in only:
                 continue
             i = random.Random("ntfs-fuzz-image:%s:%d" % (seed, k)).choices(range(len(bases)), weights)[0]
             if k in skip:
-                f.write("%d\tskip\t-\t%s\tskipped (FUZZ_SKIP)\n" % (k, names[i]))
+                f.write(line(k, "skip", "-", names[i], "skipped (FUZZ_SKIP)"))
                 continue
-            cat, p, what = gens[i].case(seed, k)
+            if random.Random("ntfs-fuzz-kind:%s:%d" % (seed, k)).random() < STRUCT_SHARE:
+                cat, p, what = structs[i].case(random.Random("ntfs-fuzz-struct:%s:%d" % (seed, k)))
+                spec = nfs.spec(p)
+            else:
+                cat, p, what = gens[i].case(seed, k)
+                spec = merge(p)
             counts[cat] = counts.get(cat, 0) + 1
-            f.write("%d\t%s\t%s\t%s\t%s\n" % (k, cat, merge(p), names[i], what.replace("\t", " ")))
+            f.write(line(k, cat, spec, names[i], what))
     os.replace(out + ".new", out)
     print("  FUZZ    %d cases (seed %s, %s): %s" % (sum(counts.values()), seed, " ".join(names),
                                                   ", ".join("%s %d" % kv for kv in sorted(counts.items()))))
+
+
+STRUCT_SHARE = 1 / 3	# of the random cases, structural
+
+
+def regress(bases, out):
+    """The regression set: fixed structural cases (nfs.REGRESS), ids from
+    nfs.REGRESS_BASE + 1 on, on the images given (an entry for an image
+    that is not given is left out, its id unused)."""
+    names = [os.path.basename(b) for b in bases]
+    structs = {}
+    skip, only = ids("FUZZ_SKIP"), ids("FUZZ_CASES")
+    n = 0
+    with open(out + ".new", "w") as f:
+        f.write("# ntfs-fuzz-gen regression set (%d entries)\n" % len(nfs.REGRESS))
+        for k, (image, cat, kind, focus, want) in enumerate(nfs.REGRESS, nfs.REGRESS_BASE + 1):
+            if image not in names or (only and k not in only):
+                continue
+            if k in skip:
+                f.write(line(k, "skip", "-", image, "skipped (FUZZ_SKIP)"))
+                continue
+            if image not in structs:
+                structs[image] = nfs.Struct(Volume(bases[names.index(image)]))
+            try:
+                cat, p, what = structs[image].regress_case(cat, kind, focus, want)
+            except nfs.NoTarget as e:	# the base images changed: say so, go on
+                print("ntfs-fuzz-gen: regression case %d left out: %s" % (k, e), file=sys.stderr)
+                continue
+            f.write(line(k, cat, nfs.spec(p), image, "regress: " + what))
+            n += 1
+    os.replace(out + ".new", out)
+    print("  FUZZ    %d regression cases" % n)
+
+
+def check(cases, bases):
+    """Apply every structural case of a cases file in memory and parse
+    the result: fixups, $MFTMirr, runlist arithmetic, indexes, EAs (see
+    nfs.check).  Exit status 1 when a case is not what it should be."""
+    vols = {os.path.basename(b): Volume(b) for b in bases}
+    bad = n = 0
+    for ln in open(cases):
+        if ln.startswith("#"):
+            continue
+        k, cat, spec, image, what = ln.rstrip("\n").split("\t", 4)
+        if not cat.startswith("s-") or image not in vols:
+            continue
+        base = vols[image]
+        img = bytearray(base.img)
+        for part in spec.split(","):
+            o, h = part.split(":")
+            img[int(o):int(o) + len(h) // 2] = bytes.fromhex(h)
+        probs = nfs.check(sys.modules[__name__], base, bytes(img), cat, what)
+        n += 1
+        if probs:
+            bad += 1
+            print("case %s %s on %s: %s\n    [%s]" % (k, cat, image, "; ".join(probs), what[:200]))
+    print("  FUZZ    %d structural cases checked, %d with problems" % (n, bad))
+    return 1 if bad else 0
+
+
+def main():
+    a = sys.argv[1:]
+    if len(a) == 2 and a[0] == "--info":
+        info(a[1])
+    elif len(a) == 3 and a[0] == "--regress":
+        regress(a[1].split(","), a[2])
+    elif len(a) == 3 and a[0] == "--check":
+        sys.exit(check(a[1], a[2].split(",")))
+    elif len(a) == 4:
+        generate(a[0], int(a[1]), a[2].split(","), a[3])
+    else:
+        raise SystemExit("usage: ntfs-fuzz-gen.py SEED N BASEIMG[,BASEIMG...] OUT\n"
+                         "       ntfs-fuzz-gen.py --regress BASEIMG[,BASEIMG...] OUT\n"
+                         "       ntfs-fuzz-gen.py --check CASES BASEIMG[,BASEIMG...]\n"
+                         "       ntfs-fuzz-gen.py --info BASEIMG")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/bin/sh
 # ntfs-fuzz.sh: the ntfs3 corruption fuzzer (tests/ntfs-fuzz/).
 #
-#   ntfs-fuzz.sh overlay DIR   put the base images and the cases into DIR/ntfs-fuzz
+#   ntfs-fuzz.sh overlay DIR   put the base images and the cases (the regression
+#                              set, then FUZZ_N random ones) into DIR/ntfs-fuzz
 #                              (scripts/check.sh, for a boot with suite ntfs-fuzz)
 #   ntfs-fuzz.sh               a debug boot running only the fuzzer (make fuzz)
 #
@@ -29,6 +30,12 @@ overlay() {	# overlay DIR
 		imgs=$imgs${imgs:+,}$BUILD/fuzz/$i.img
 	done
 	python3 "$S/ntfs-fuzz-gen.py" "${FUZZ_SEED:-1}" "${FUZZ_N:-300}" "$imgs" "$d/cases"
+	# The structural mutator's regression set (ids 1000001 on) runs
+	# first, in every boot, after the header line of the random cases.
+	python3 "$S/ntfs-fuzz-gen.py" --regress "$imgs" "$d/regress"
+	{ head -n 1 "$d/cases"; grep -v '^#' "$d/regress"; tail -n +2 "$d/cases"; } >"$d/cases.all"
+	mv "$d/cases.all" "$d/cases"
+	rm -f "$d/regress"
 	echo "FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}" >"$d/env"
 	cp "$d/cases" "$BUILD/fuzz/cases"	# for replaying a case by hand
 }

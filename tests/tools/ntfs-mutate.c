@@ -10,20 +10,34 @@
  *   ntfs-mutate run WORKDIR CASES MNT REFDIR
  *	For every line "id<TAB>category<TAB>SPEC<TAB>image<TAB>what" of
  *	CASES: patch WORKDIR/image (a copy of REFDIR/image), attach it to a
- *	loop device, mount it read-only as ntfs3 on MNT, walk everything (readdir and seeks in directories, lookups of absent
- *	names, stat, every xattr, reads of whole files, O_DIRECT, FIEMAP,
- *	SEEK_DATA, readlink, statfs), unmount, detach, undo the patch.  The
- *	mount and the walk run in a child under a deadline (FUZZ_TIMEOUT
- *	seconds, default 60).  One TAP line per case: the mount failing with
- *	an errno or succeeding passes; a case that does not finish in time, a
- *	child killed by a signal or a failed unmount does not; no case starts
- *	after FUZZ_DEADLINE seconds (the rest are reported as not run).  Kernel
- *	messages are read from /dev/kmsg and counted per case.  Ends with a
- *	summary, a check that each image equals its REFDIR copy again, and
- *	the plan.
- *	FUZZ_WALK=MASK limits the walk (for timing it): 1 user xattrs,
+ *	loop device, mount it read-only as ntfs3 on MNT, walk everything,
+ *	unmount, detach, undo the patch.  The walk: statfs and
+ *	FS_IOC_GETFSLABEL on the root; for every object lstat, listxattr and
+ *	every listed xattr, the system.* xattrs ntfs3 may know, a file
+ *	handle (name_to_handle_at, open_by_handle_at, same inode?); files
+ *	read (4 MiB, and the end of a bigger size), mapped and touched (a
+ *	SIGBUS is an error like EIO), SEEK_DATA/SEEK_HOLE to the end,
+ *	FIEMAP to the last extent, FIBMAP, O_DIRECT reads; directories
+ *	listed with a 64 KiB and a 280-byte getdents64 buffer and from a
+ *	seek position, an absent name looked up; symlinks read and followed.
+ *	Every loop is bounded: 20000 objects per case, 5000 names visited
+ *	per directory, 24 levels; a listing of more than 100000 entries
+ *	(or 10000 repeated names) fails the case.  The mount and the walk
+ *	run in a child under a deadline (FUZZ_TIMEOUT seconds, default
+ *	60).  One TAP line per case: the mount failing with an errno or
+ *	succeeding passes (refused / partly readable / fully readable); a
+ *	case that does not finish in time (task states, all stacks and CPU
+ *	backtraces go to the console through sysrq first), a child killed
+ *	by a signal, a walk failure (readdir without end, a file handle
+ *	opening another inode) or a failed unmount does not; no case
+ *	starts after FUZZ_DEADLINE seconds (the rest are reported as not
+ *	run).  Kernel messages are read from /dev/kmsg and counted per
+ *	case.  Ends with a summary (also per category), a check that each
+ *	image equals its REFDIR copy again, and the plan.
+ *	FUZZ_WALK=MASK limits the walk (for timing it): 1 listed xattrs,
  *	2 system.* xattrs, 4 reads, 8 SEEK_DATA/HOLE and FIEMAP, 16 O_DIRECT,
- *	32 directory seeks and lookups of absent names.
+ *	32 directory seeks and lookups of absent names, 64 mmap, 128 FIBMAP,
+ *	256 file handles, 512 listings with a small buffer.
  *
  * Only the kernel console shows oopses and KASAN reports; the host scans
  * it after the boot.
@@ -40,7 +54,9 @@
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,75 +193,529 @@ struct shared {
 };
 static struct shared *sh;
 
-enum { MAX_ERRNO = 256, MAX_OBJECTS = 20000, MAX_DEPTH = 24, READ_CAP = 4 << 20 };
+enum {
+	MAX_ERRNO = 256,	/* errno slots; the outcomes below follow them */
+	MAX_OBJECTS = 20000,	/* objects visited per case */
+	MAX_DEPTH = 24,
+	READ_CAP = 4 << 20,	/* bytes read, and mapped, of one file */
+	DIR_VISIT_CAP = 5000,	/* names of one directory visited */
+	DIR_LIST_CAP = 100000,	/* entries of one listing: beyond, it does not terminate */
+	DUP_CAP = 10000,	/* names one listing repeats: beyond, it repeats endlessly */
+	STEP_CAP = 1000,	/* SEEK_DATA/SEEK_HOLE steps and FIEMAP calls per file */
+	BIG_DENTS = 64 << 10,	/* getdents64 buffers: many entries, */
+	SMALL_DENTS = 280,	/* about one (a longer name: one retry with 1024 bytes) */
+};
+
+/* Outcomes on an object that are no errno, tallied with the errnos. */
+enum {
+	E_SIGBUS = MAX_ERRNO,	/* touching a mapped page of the file */
+	E_DUP,			/* a listing gives a name twice */
+	E_DIFF,			/* two ways of reading the same thing disagree */
+	E_BADVAL,		/* an impossible value (an offset going back, a block past the volume) */
+	NERR
+};
+
+static const char *errname(int e)
+{
+	static const char *const pseudo[] = { "SIGBUS", "DUP", "DIFF", "BADVAL" };
+
+	if (e >= MAX_ERRNO && e < NERR)
+		return pseudo[e - MAX_ERRNO];
+	return e > 0 && e < MAX_ERRNO ? strerrorname_np(e) ?: "E?" : "E?";
+}
+
+static int errnum(const char *name)
+{
+	for (int e = 1; e < NERR; e++)
+		if (!strcmp(errname(e), name))
+			return e;
+	return 0;
+}
+
+/* Where the walk spends its time (summed over the cases in the summary). */
+enum { P_MOUNT, P_OTHER, P_XATTR, P_HANDLE, P_READ, P_MMAP, P_SEEK, P_FIBMAP, P_DIRECT,
+       P_LIST, P_SMALL, P_DIRSEEK, NPARTS };
+static const char *const part_name[NPARTS] = {
+	"mount+umount", "lstat/readlink/open", "xattrs", "file handles", "read", "mmap",
+	"SEEK_DATA/HOLE+FIEMAP", "FIBMAP", "O_DIRECT", "getdents64 64 KiB", "getdents64 280 B",
+	"dir seek+lookup",
+};
+static double part_time[NPARTS];
+static int cur_part;
+static struct timespec part_t0;
+
+/* From now on the time goes to part p. */
+static void part(int p)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	part_time[cur_part] += (t.tv_sec - part_t0.tv_sec) + (t.tv_nsec - part_t0.tv_nsec) / 1e9;
+	part_t0 = t;
+	cur_part = p;
+}
 
 static struct {
 	int objects, bad_objects, cur_bad;
-	int err[MAX_ERRNO];
-	char first[300];
+	int objcap, dircap;	/* the global cap was hit; directories not visited in full */
+	int stop;		/* a walk failure: visit nothing more */
+	int err[NERR];
+	char first[400];	/* the first error */
+	char failure[400];	/* the first failure of the case */
 } w;
 
 static unsigned char *buf;	/* 256 KiB, also O_DIRECT aligned */
+static char *dents;		/* BIG_DENTS */
 static const char *mnt_path = "";
+static int mnt_fd = -1;
+static unsigned long long dev_bytes;	/* size of the loop device */
 static int mask = ~0;		/* FUZZ_WALK: which parts of the walk run */
+static volatile unsigned char sink;
+
+/* The path below the mount point, for messages. */
+static const char *rel(const char *path)
+{
+	size_t l = strlen(mnt_path);
+
+	if (l && !strncmp(path, mnt_path, l) && (path[l] == '/' || !path[l]))
+		return path[l] ? path + l : "/";
+	return path;
+}
+
+/* Names on a fuzzed volume may hold any byte: keep result lines lines. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
 
 static void note(const char *op, const char *path)
 {
-	snprintf(sh->op, sizeof(sh->op), "%s %s", op, path);
+	snprintf(sh->op, sizeof(sh->op), "%s %s", op, rel(path));
+	sanitize(sh->op);
 }
 
-/* An unexpected error of an operation on the current object. */
-static void fail(const char *op, const char *path, int e)
+/* An error (errno or E_*) of an operation on the current object. */
+static void __attribute__((format(printf, 4, 5)))
+failx(const char *op, const char *path, int e, const char *fmt, ...)
 {
-	w.err[e > 0 && e < MAX_ERRNO ? e : 0]++;
+	int l;
+
+	w.err[e > 0 && e < NERR ? e : 0]++;
 	if (!w.cur_bad++)
 		w.bad_objects++;
-	if (!w.first[0]) {
-		size_t l = strlen(mnt_path);
+	if (w.first[0])
+		return;
+	l = snprintf(w.first, sizeof(w.first), "%s %s: %s", op, rel(path), errname(e));
+	if (fmt && l > 0 && l < (int)sizeof(w.first) - 4) {
+		va_list ap;
 
-		if (!strncmp(path, mnt_path, l))
-			path = path[l] ? path + l : "/";
-		snprintf(w.first, sizeof(w.first), "%s %s: %s", op, path, strerrorname_np(e) ?: "?");
+		w.first[l++] = ' ';
+		w.first[l++] = '(';
+		va_start(ap, fmt);
+		l += vsnprintf(w.first + l, sizeof(w.first) - l - 1, fmt, ap);
+		va_end(ap);
+		if (l < (int)sizeof(w.first) - 1)
+			strcpy(w.first + l, ")");
+	}
+	sanitize(w.first);
+}
+
+static void fail(const char *op, const char *path, int e)
+{
+	failx(op, path, e, NULL);
+}
+
+/* A failure of the case (the kernel misbehaves beyond returning errors):
+ * the walk stops. */
+static void __attribute__((format(printf, 1, 2))) broken(const char *fmt, ...)
+{
+	va_list ap;
+
+	w.stop = 1;
+	if (w.failure[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w.failure, sizeof(w.failure), fmt, ap);
+	va_end(ap);
+	sanitize(w.failure);
+}
+
+/* A set of names (directory entries, inode numbers): a hash table of
+ * offsets into a pool of NUL-terminated strings, kept in insertion order. */
+struct nameset {
+	char *pool;
+	size_t len, cap;
+	size_t *slot, nslots, n;	/* slot: pool offset + 1, 0 when empty */
+};
+
+static size_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static size_t *ns_find(const struct nameset *s, const char *name)
+{
+	size_t i = hash_name(name) & (s->nslots - 1);
+
+	while (s->slot[i] && strcmp(s->pool + s->slot[i] - 1, name))
+		i = (i + 1) & (s->nslots - 1);
+	return &s->slot[i];
+}
+
+static int ns_has(const struct nameset *s, const char *name)
+{
+	return s->nslots && *ns_find(s, name);
+}
+
+/* Add a name: 1, or 0 when it is there already. */
+static int ns_add(struct nameset *s, const char *name)
+{
+	size_t l = strlen(name) + 1, *p;
+
+	if (2 * (s->n + 1) > s->nslots) {
+		struct nameset t = *s;
+
+		t.nslots = s->nslots ? 2 * s->nslots : 256;
+		t.slot = calloc(t.nslots, sizeof(*t.slot));
+		if (!t.slot)
+			abort();
+		for (size_t o = 0; o < s->len; o += strlen(s->pool + o) + 1)
+			*ns_find(&t, s->pool + o) = o + 1;
+		free(s->slot);
+		*s = t;
+	}
+	p = ns_find(s, name);
+	if (*p)
+		return 0;
+	if (s->len + l > s->cap) {
+		s->cap = 2 * (s->cap + l);
+		s->pool = realloc(s->pool, s->cap);
+		if (!s->pool)
+			abort();
+	}
+	memcpy(s->pool + s->len, name, l);
+	*p = s->len + 1;
+	s->len += l;
+	s->n++;
+	return 1;
+}
+
+static void ns_free(struct nameset *s)
+{
+	free(s->pool);
+	free(s->slot);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct nameset dirs_seen;	/* inode numbers of the directories walked */
+
+/* ---- xattrs ---- */
+
+static void get_xattr(const char *path, const char *name, int listed)
+{
+	char op[300];
+	ssize_t len, r;
+
+	snprintf(op, sizeof(op), "getxattr %s", name);
+	note(op, path);
+	len = lgetxattr(path, name, NULL, 0);	/* the size alone */
+	if (len < 0) {
+		if (errno != ENODATA && (listed || errno != EOPNOTSUPP))
+			fail(op, path, errno);
+		return;
+	}
+	r = lgetxattr(path, name, buf, 65536);
+	if (r < 0) {
+		if (errno != ERANGE || len <= 65536)
+			fail(op, path, errno);
+	} else if (r != len) {
+		failx(op, path, E_DIFF, "%zd bytes, the size query said %zd", r, len);
 	}
 }
 
 static void do_xattrs(const char *path)
 {
-	static const char *sys[] = { "system.ntfs_attrib", "system.ntfs_attrib_be",
-				     "system.dos_attrib", "system.ntfs_security" };
-	char names[16384], *p;
-	ssize_t n;
+	/* The system.* names ntfs3 may know: those it does not give
+	 * EOPNOTSUPP, those it has not got for this object ENODATA. */
+	static const char *const sys[] = {
+		"system.ntfs_security", "system.ntfs_attrib", "system.ntfs_attrib_be",
+		"system.dos_attrib", "system.ntfs_dos_name", "system.ntfs_times",
+		"system.ntfs_times_be", "system.ntfs_crtime", "system.ntfs_crtime_be",
+	};
+	static char names[65536];
+	ssize_t n, len;
 
 	if (!(mask & 1))
 		goto sys;
 	note("listxattr", path);
-	n = llistxattr(path, names, sizeof(names));
-	if (n < 0 && errno != EOPNOTSUPP && errno != ERANGE)
+	len = llistxattr(path, NULL, 0);
+	if (len < 0 && errno != EOPNOTSUPP)
 		fail("listxattr", path, errno);
-	for (p = names; n > 0 && p < names + n; p += strlen(p) + 1) {
-		note("getxattr", path);
-		if (lgetxattr(path, p, buf, 65536) < 0 && errno != ENODATA && errno != ERANGE)
-			fail("getxattr", path, errno);
+	n = llistxattr(path, names, sizeof(names));
+	if (n < 0) {
+		if (len >= 0 && (errno != ERANGE || len <= (ssize_t)sizeof(names)))
+			fail("listxattr", path, errno);
+	} else if (len >= 0 && n != len) {
+		failx("listxattr", path, E_DIFF, "%zd bytes, the size query said %zd", n, len);
+	}
+	/* Bounded: at most sizeof(names) bytes of names. */
+	for (char *p = names, *z; n > 0 && p < names + n; p = z + 1) {
+		z = memchr(p, 0, names + n - p);
+		if (!z)
+			break;
+		if (*p)
+			get_xattr(path, p, 1);
 	}
 sys:
-	for (unsigned int i = 0; mask & 2 && i < sizeof(sys) / sizeof(sys[0]); i++) {
-		note("getxattr", path);
-		if (lgetxattr(path, sys[i], buf, 65536) < 0 && errno != ENODATA &&
-		    errno != EOPNOTSUPP && errno != ERANGE)
-			fail("getxattr", path, errno);
+	for (unsigned int i = 0; mask & 2 && i < sizeof(sys) / sizeof(sys[0]); i++)
+		get_xattr(path, sys[i], 0);
+}
+
+/* ---- NFS file handles ---- */
+
+static void do_handle(int dirfd, const char *name, const char *path, const struct stat *st)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char data[MAX_HANDLE_SZ];
+	} h;
+	struct stat st2;
+	int mid, fd;
+
+	h.fh.handle_bytes = MAX_HANDLE_SZ;
+	note("name_to_handle_at", path);
+	if (name_to_handle_at(dirfd, name, &h.fh, &mid, 0)) {
+		if (errno != EOPNOTSUPP)
+			fail("name_to_handle_at", path, errno);
+		return;
+	}
+	note("open_by_handle_at", path);
+	/* Only files and directories are opened: a FIFO would wait for a
+	 * writer, a device node would be a device. */
+	fd = open_by_handle_at(mnt_fd, &h.fh, S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) ?
+				O_RDONLY | O_NONBLOCK : O_PATH);
+	if (fd < 0) {
+		fail("open_by_handle_at", path, errno);
+		return;
+	}
+	if (fstat(fd, &st2))
+		fail("fstat of open_by_handle_at", path, errno);
+	else if (st2.st_ino != st->st_ino)
+		broken("open_by_handle_at %s opens inode %llu, lstat said %llu", rel(path),
+		       (unsigned long long)st2.st_ino, (unsigned long long)st->st_ino);
+	close(fd);
+}
+
+/* ---- regular files ---- */
+
+static sigjmp_buf bus_env;
+static volatile sig_atomic_t bus_armed;
+
+static void on_sigbus(int sig)
+{
+	if (bus_armed) {
+		bus_armed = 0;
+		siglongjmp(bus_env, 1);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Map [off, off + len) and touch every page: compare it with pread where
+ * that works.  A SIGBUS is the mapping's EIO. */
+static void map_range(int fd, const char *path, off_t off, size_t len)
+{
+	volatile size_t pos = 0;
+	unsigned char *p;
+
+	note("mmap read", path);
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
+	if (p == MAP_FAILED) {
+		fail("mmap", path, errno);
+		return;
+	}
+	if (sigsetjmp(bus_env, 1)) {
+		failx("mmap read", path, E_SIGBUS, "byte %lld", (long long)(off + pos));
+		goto out;
+	}
+	bus_armed = 1;
+	for (pos = 0; pos < len; pos += 256 << 10) {
+		size_t n = len - pos < (256 << 10) ? len - pos : 256 << 10;
+
+		if (pread(fd, buf, n, off + pos) == (ssize_t)n) {
+			if (memcmp(p + pos, buf, n)) {
+				bus_armed = 0;
+				failx("mmap read", path, E_DIFF, "differs from read() in bytes %lld-%lld",
+				      (long long)(off + pos), (long long)(off + pos + n - 1));
+				goto out;
+			}
+		} else {
+			for (size_t k = 0; k < n; k += 4096)
+				sink += p[pos + k];
+		}
+	}
+	bus_armed = 0;
+out:
+	munmap(p, len);
+}
+
+static void do_seek(int fd, const char *path, off_t size)
+{
+	off_t off = 0, d, h;
+
+	note("lseek SEEK_DATA/SEEK_HOLE", path);
+	for (int step = 0; step < STEP_CAP && off < size; step++) {
+		d = lseek(fd, off, SEEK_DATA);
+		if (d < 0) {
+			if (errno != ENXIO && errno != EINVAL)
+				fail("SEEK_DATA", path, errno);
+			return;
+		}
+		if (d < off || d >= size) {
+			failx("SEEK_DATA", path, E_BADVAL, "from %lld to %lld, size %lld",
+			      (long long)off, (long long)d, (long long)size);
+			return;
+		}
+		h = lseek(fd, d, SEEK_HOLE);
+		if (h < 0) {
+			if (errno != ENXIO && errno != EINVAL)
+				fail("SEEK_HOLE", path, errno);
+			return;
+		}
+		if (h <= d || h > size) {
+			failx("SEEK_HOLE", path, E_BADVAL, "from %lld to %lld, size %lld",
+			      (long long)d, (long long)h, (long long)size);
+			return;
+		}
+		off = h;
 	}
 }
 
-static void do_file(int dirfd, const char *name, const char *path, const struct stat *st)
+static int fiemap_unsupported(int e)
+{
+	return e == EOPNOTSUPP || e == EBADR || e == ENOTTY || e == EINVAL;
+}
+
+static void do_fiemap(int fd, const char *path)
 {
 	struct {
 		struct fiemap fm;
 		struct fiemap_extent ext[32];
 	} fm;
+	uint64_t start = 0, end = 0;
+
+	note("FIEMAP", path);
+	memset(&fm, 0, sizeof(fm));
+	fm.fm.fm_length = FIEMAP_MAX_OFFSET;
+	if (ioctl(fd, FS_IOC_FIEMAP, &fm) < 0) {	/* count only */
+		if (!fiemap_unsupported(errno))
+			fail("FIEMAP", path, errno);
+		return;
+	}
+	for (int call = 0; call < STEP_CAP; call++) {
+		int last = 0;
+
+		memset(&fm, 0, sizeof(fm));
+		fm.fm.fm_start = start;
+		fm.fm.fm_length = FIEMAP_MAX_OFFSET - start;
+		fm.fm.fm_extent_count = 32;
+		if (ioctl(fd, FS_IOC_FIEMAP, &fm) < 0) {
+			if (!fiemap_unsupported(errno))
+				fail("FIEMAP", path, errno);
+			return;
+		}
+		if (!fm.fm.fm_mapped_extents || fm.fm.fm_mapped_extents > 32)
+			return;
+		for (unsigned int i = 0; i < fm.fm.fm_mapped_extents; i++) {
+			struct fiemap_extent *e = &fm.ext[i];
+
+			if (e->fe_logical < end && (call || i)) {
+				failx("FIEMAP", path, E_BADVAL, "extent at %llu before the end %llu of the previous",
+				      (unsigned long long)e->fe_logical, (unsigned long long)end);
+				return;
+			}
+			if (!(e->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DATA_INLINE)) && dev_bytes &&
+			    e->fe_physical + e->fe_length > dev_bytes) {
+				failx("FIEMAP", path, E_BADVAL, "extent at byte %llu+%llu of a %llu-byte volume",
+				      (unsigned long long)e->fe_physical, (unsigned long long)e->fe_length,
+				      dev_bytes);
+				return;
+			}
+			end = e->fe_logical + e->fe_length;
+			last |= e->fe_flags & FIEMAP_EXTENT_LAST;
+		}
+		if (last || end <= start || end >= FIEMAP_MAX_OFFSET)
+			return;
+		start = end;
+	}
+}
+
+static void do_fibmap(int fd, const char *path, const struct stat *st)
+{
+	long long bs = st->st_blksize > 0 ? st->st_blksize : 4096;
+	long long nb = (st->st_size + bs - 1) / bs, idx[4] = { 0, 1, nb / 2, nb - 1 };
+
+	note("FIBMAP", path);
+	for (int i = 0; i < 4; i++) {
+		int blk = idx[i];
+
+		if (idx[i] < 0 || idx[i] >= nb || idx[i] > INT_MAX || (i && idx[i] <= idx[i - 1]))
+			continue;
+		if (ioctl(fd, FIBMAP, &blk) < 0) {
+			if (errno != EINVAL && errno != ERANGE && errno != ENOTTY && errno != EPERM)
+				fail("FIBMAP", path, errno);
+			return;
+		}
+		if (dev_bytes && blk < 0) {
+			failx("FIBMAP", path, E_BADVAL, "block %lld is at block %d", idx[i], blk);
+			return;
+		}
+		if (dev_bytes && (unsigned long long)blk * bs >= dev_bytes) {
+			failx("FIBMAP", path, E_BADVAL, "block %lld is at block %d of a %llu-byte volume",
+			      idx[i], blk, dev_bytes);
+			return;
+		}
+	}
+}
+
+static void do_direct(int dirfd, const char *name, const char *path, off_t size)
+{
+	off_t offs[3] = { 0, (size / 2) & ~4095LL, (size - 1) & ~4095LL };
+	int fd;
+
+	note("open O_DIRECT", path);
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_DIRECT);
+	if (fd < 0) {
+		if (errno != EINVAL)
+			fail("open O_DIRECT", path, errno);
+		return;
+	}
+	note("read O_DIRECT", path);
+	for (int i = 0; i < 3; i++) {
+		if (i && (offs[i] <= offs[i - 1] || offs[i] < 0))
+			continue;
+		if (pread(fd, buf, 64 << 10, offs[i]) < 0) {
+			if (errno != EINVAL)
+				fail("read O_DIRECT", path, errno);
+			break;
+		}
+	}
+	close(fd);
+}
+
+static void do_file(int dirfd, const char *name, const char *path, const struct stat *st)
+{
 	long long off = 0;
 	ssize_t r = 0;
 	int fd;
 
+	part(P_READ);
 	note("open", path);
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW);
 	if (fd < 0) {
@@ -257,51 +727,198 @@ static void do_file(int dirfd, const char *name, const char *path, const struct 
 		off += r;
 	if (off < READ_CAP && r < 0)
 		fail("read", path, errno);
-	if (st->st_size > READ_CAP) {	/* a size the corruption made up? its end */
-		note("pread-end", path);
+	if (mask & 4 && st->st_size > READ_CAP) {	/* a size the corruption made up? its end */
+		note("pread", path);
 		if (pread(fd, buf, 4096, st->st_size - 4096) < 0)
 			fail("pread", path, errno);
 		if (pread(fd, buf, 4096, st->st_size / 2) < 0)
 			fail("pread", path, errno);
 	}
-	if (!(mask & 8))
-		goto direct;
-	note("seek-data", path);
-	if (lseek(fd, 0, SEEK_DATA) < 0 && errno != ENXIO && errno != EINVAL)
-		fail("SEEK_DATA", path, errno);
-	if (lseek(fd, 0, SEEK_HOLE) < 0 && errno != ENXIO && errno != EINVAL)
-		fail("SEEK_HOLE", path, errno);
-	memset(&fm, 0, sizeof(fm));
-	fm.fm.fm_length = ~0ULL;
-	fm.fm.fm_extent_count = 32;
-	note("fiemap", path);
-	if (ioctl(fd, FS_IOC_FIEMAP, &fm) < 0 && errno != EOPNOTSUPP && errno != EBADR &&
-	    errno != ENOTTY && errno != EINVAL)
-		fail("FIEMAP", path, errno);
-direct:
-	close(fd);
-	if (!(mask & 16))
-		return;
-	note("open-direct", path);
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_DIRECT);
-	if (fd < 0) {
-		if (errno != EINVAL)
-			fail("open O_DIRECT", path, errno);
-		return;
+	part(P_MMAP);
+	if (mask & 64 && st->st_size > 0) {
+		map_range(fd, path, 0, st->st_size < READ_CAP ? st->st_size : READ_CAP);
+		if (st->st_size > READ_CAP) {
+			off_t tail = (st->st_size - 1) & ~4095LL;
+
+			map_range(fd, path, tail, st->st_size - tail);
+		}
 	}
-	note("read-direct", path);
-	if (read(fd, buf, 64 << 10) < 0 && errno != EINVAL)
-		fail("read O_DIRECT", path, errno);
+	part(P_SEEK);
+	if (mask & 8) {
+		do_seek(fd, path, st->st_size);
+		do_fiemap(fd, path);
+	}
+	part(P_FIBMAP);
+	if (mask & 128)
+		do_fibmap(fd, path, st);
 	close(fd);
+	part(P_DIRECT);
+	if (mask & 16)
+		do_direct(dirfd, name, path, st->st_size);
+	part(P_OTHER);
 }
 
-static void walk_dir(int fd, const char *path, int depth);
+/* ---- directories ---- */
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+struct listing {
+	long entries;	/* all entries, . and .. too */
+	long names;	/* other entries, repeats included */
+	long dups;	/* names given again */
+	off_t third;	/* d_off of the third name: a position to seek to */
+	int err;	/* errno of the getdents64 that failed */
+	int runaway;	/* stopped: 1 more than limit entries, 2 more than DUP_CAP repeats */
+};
+
+/* List fd from its position with getdents64 calls of bufsize bytes; names
+ * other than . and .. go to set (when there is one).  Ends after limit
+ * entries at most. */
+static void list_dir(int fd, size_t bufsize, long limit, struct nameset *set, struct listing *l)
+{
+	long n;
+
+	memset(l, 0, sizeof(*l));
+	l->third = -1;
+	for (;;) {
+		n = syscall(SYS_getdents64, fd, dents, bufsize);
+		if (n < 0 && errno == EINVAL && bufsize < 1024)	/* a long name: 765 bytes at most */
+			n = syscall(SYS_getdents64, fd, dents, 1024);
+		if (n < 0)
+			l->err = errno;
+		if (n <= 0)
+			return;
+		for (long o = 0; o < n;) {
+			struct linux_dirent64 *d = (void *)(dents + o);
+
+			if (d->d_reclen < sizeof(*d) || o + d->d_reclen > n)
+				break;
+			o += d->d_reclen;
+			l->entries++;
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			if (++l->names == 3)
+				l->third = d->d_off;
+			if (set && !ns_add(set, d->d_name))
+				l->dups++;
+		}
+		if (l->entries > limit) {
+			l->runaway = 1;
+			return;
+		}
+		if (l->dups > DUP_CAP) {
+			l->runaway = 2;
+			return;
+		}
+	}
+}
+
+static void visit(int dirfd, const char *name, const char *path, int depth);
+
+static void walk_dir(int fd, const char *path, int depth)
+{
+	struct nameset set = { 0 }, again = { 0 };
+	struct listing big, l;
+	char sub[4096];
+	struct stat st;
+	long k = 0;
+
+	part(P_LIST);
+	note("getdents64 (64 KiB buffer)", path);
+	list_dir(fd, BIG_DENTS, DIR_LIST_CAP, &set, &big);
+	if (big.runaway == 1) {
+		broken("readdir %s does not terminate: more than %d entries", rel(path), DIR_LIST_CAP);
+		goto out;
+	}
+	if (big.runaway == 2) {
+		broken("readdir %s repeats names endlessly: %ld repeats in %ld entries", rel(path),
+		       big.dups, big.entries);
+		goto out;
+	}
+	if (big.err)
+		fail("getdents64", path, big.err);
+	if (big.dups)
+		failx("getdents64", path, E_DUP, "%ld of %ld names repeated", big.dups, big.names);
+	/* Again with room for about one entry per call: the position must
+	 * carry on from every entry. */
+	part(P_SMALL);
+	if (mask & 512 && !big.err) {
+		note("getdents64 (280-byte buffer)", path);
+		if (lseek(fd, 0, SEEK_SET) < 0) {
+			fail("rewinddir", path, errno);
+		} else {
+			list_dir(fd, SMALL_DENTS, big.entries + 1000, &again, &l);
+			if (l.runaway == 1)
+				failx("getdents64 (280-byte buffer)", path, E_DIFF,
+				      "more than %ld entries, %ld with a 64 KiB buffer", big.entries + 1000,
+				      big.entries);
+			else if (l.err)
+				fail("getdents64 (280-byte buffer)", path, l.err);
+			else if (l.names != big.names || again.n != set.n)
+				failx("getdents64 (280-byte buffer)", path, E_DIFF,
+				      "%ld names, %ld with a 64 KiB buffer", l.names, big.names);
+			else
+				for (size_t o = 0; o < again.len; o += strlen(again.pool + o) + 1)
+					if (!ns_has(&set, again.pool + o)) {
+						failx("getdents64 (280-byte buffer)", path, E_DIFF,
+						      "names differ from those with a 64 KiB buffer");
+						break;
+					}
+		}
+		ns_free(&again);
+	}
+	/* Seek back to a position readdir handed out, list the rest again. */
+	part(P_DIRSEEK);
+	if (big.third > 0 && mask & 32) {
+		note("getdents64 after lseek", path);
+		if (lseek(fd, big.third, SEEK_SET) < 0) {
+			fail("seekdir", path, errno);
+		} else {
+			list_dir(fd, BIG_DENTS, big.entries + 1000, NULL, &l);
+			if (l.runaway)
+				failx("getdents64 after seekdir", path, E_DIFF,
+				      "more than %ld entries, %ld from the start", big.entries + 1000,
+				      big.entries);
+			else if (l.err)
+				fail("getdents64 after seekdir", path, l.err);
+		}
+	}
+	/* A lookup that walks the index down to where the name would be. */
+	note("lookup of an absent name", path);
+	if (mask & 32 && fstatat(fd, "zz-no-such-name.fuzz", &st, AT_SYMLINK_NOFOLLOW) &&
+	    errno != ENOENT)
+		fail("lookup of an absent name", path, errno);
+	part(P_OTHER);
+	for (size_t o = 0; o < set.len && !w.stop && !w.objcap; o += strlen(set.pool + o) + 1) {
+		if (k++ == DIR_VISIT_CAP) {
+			w.dircap++;
+			break;
+		}
+		snprintf(sub, sizeof(sub), "%s/%s", path, set.pool + o);
+		visit(fd, set.pool + o, sub, depth);
+	}
+out:
+	part(P_OTHER);
+	ns_free(&set);
+}
 
 static void visit(int dirfd, const char *name, const char *path, int depth)
 {
 	struct stat st;
 	char target[4096];
 
+	if (w.stop)
+		return;
+	if (w.objects >= MAX_OBJECTS) {
+		w.objcap = 1;
+		return;
+	}
 	w.objects++;
 	w.cur_bad = 0;
 	note("lstat", path);
@@ -309,11 +926,19 @@ static void visit(int dirfd, const char *name, const char *path, int depth)
 		fail("lstat", path, errno);
 		return;
 	}
+	part(P_XATTR);
 	do_xattrs(path);
+	part(P_HANDLE);
+	if (mask & 256)
+		do_handle(dirfd, name, path, &st);
+	part(P_OTHER);
 	if (S_ISDIR(st.st_mode)) {
+		char ino[32];
 		int fd;
 
-		if (depth >= MAX_DEPTH)
+		/* A directory under two names (a loop, say) is walked once. */
+		snprintf(ino, sizeof(ino), "%llu", (unsigned long long)st.st_ino);
+		if (depth >= MAX_DEPTH || !ns_add(&dirs_seen, ino))
 			return;
 		note("opendir", path);
 		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
@@ -329,75 +954,11 @@ static void visit(int dirfd, const char *name, const char *path, int depth)
 		note("readlink", path);
 		if (readlinkat(dirfd, name, target, sizeof(target)) < 0)
 			fail("readlink", path, errno);
-		note("stat-follow", path);
+		note("stat (follow)", path);
 		if (fstatat(dirfd, name, &st, 0) && errno != ENOENT && errno != ELOOP &&
 		    errno != ENOTDIR && errno != EXDEV)
 			fail("stat (follow)", path, errno);
 	}
-}
-
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-static void walk_dir(int fd, const char *path, int depth)
-{
-	char dents[32768], sub[4096], *names = NULL;
-	size_t nlen = 0, ncap = 0;
-	long n, count = 0;
-	off_t mid = -1;
-	struct stat st;
-
-	note("readdir", path);
-	while ((n = syscall(SYS_getdents64, fd, dents, sizeof(dents))) > 0) {
-		for (long o = 0; o < n;) {
-			struct linux_dirent64 *d = (void *)(dents + o);
-			size_t l = strlen(d->d_name) + 1;
-
-			o += d->d_reclen;
-			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
-				continue;
-			if (++count == 3)
-				mid = d->d_off;
-			if (w.objects + count > MAX_OBJECTS)
-				break;
-			if (nlen + l > ncap) {
-				ncap = 2 * (ncap + l);
-				names = realloc(names, ncap);
-			}
-			memcpy(names + nlen, d->d_name, l);
-			nlen += l;
-		}
-		if (w.objects + count > MAX_OBJECTS)
-			break;
-	}
-	if (n < 0)
-		fail("readdir", path, errno);
-	/* Seek back to a position readdir handed out, list the rest again. */
-	if (mid > 0 && mask & 32) {
-		note("readdir-seek", path);
-		if (lseek(fd, mid, SEEK_SET) < 0)
-			fail("seekdir", path, errno);
-		else
-			while ((n = syscall(SYS_getdents64, fd, dents, sizeof(dents))) > 0)
-				;
-		if (n < 0)
-			fail("readdir after seek", path, errno);
-	}
-	/* A lookup that walks the index down to where the name would be. */
-	note("lookup-absent", path);
-	if (mask & 32 && fstatat(fd, "zz-no-such-name.fuzz", &st, AT_SYMLINK_NOFOLLOW) &&
-	    errno != ENOENT)
-		fail("lookup of an absent name", path, errno);
-	for (size_t o = 0; o < nlen; o += strlen(names + o) + 1) {
-		snprintf(sub, sizeof(sub), "%s/%s", path, names + o);
-		visit(fd, names + o, sub, depth);
-	}
-	free(names);
 }
 
 static int loop_attach(const char *img, char *dev, size_t devlen)
@@ -434,40 +995,83 @@ static int loop_attach(const char *img, char *dev, size_t devlen)
 	return lfd;
 }
 
-/* The child: mount, walk, unmount.  One result line on fd out. */
+/* The volume as a whole: statfs and the label, on the mount root. */
+static void do_volume(const char *mnt)
+{
+	char label[FSLABEL_MAX + 1];
+	struct statfs sfs;
+
+	note("statfs", mnt);
+	if (fstatfs(mnt_fd, &sfs))
+		fail("statfs", mnt, errno);
+	else if (sfs.f_bfree > sfs.f_blocks || sfs.f_bavail > sfs.f_blocks)
+		failx("statfs", mnt, E_BADVAL, "%llu of %llu blocks free", (unsigned long long)sfs.f_bfree,
+		      (unsigned long long)sfs.f_blocks);
+	note("FS_IOC_GETFSLABEL", mnt);
+	memset(label, 0, sizeof(label));
+	if (ioctl(mnt_fd, FS_IOC_GETFSLABEL, label) < 0) {
+		if (errno != ENOTTY)
+			fail("FS_IOC_GETFSLABEL", mnt, errno);
+	} else if (!memchr(label, 0, FSLABEL_MAX)) {
+		failx("FS_IOC_GETFSLABEL", mnt, E_BADVAL, "no NUL in %d bytes", FSLABEL_MAX);
+	}
+}
+
+/* The child: mount, walk, unmount.  The result on fd out, in one write:
+ *   refused ERRNO
+ *   mounted OBJECTS BAD umount=ERRNO objcap=0|1 dircap=N [ERRNO:COUNT...]
+ *   first: the first error
+ *   fail: the failure of the case (the walk stopped there) */
 static void run_child(const char *img, const char *mnt, int out)
 {
-	char dev[64], res[1024];
-	struct statfs sfs;
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	char dev[64], res[2048];
 	int lfd, len, rc;
 
 	mnt_path = mnt;
+	sigaction(SIGBUS, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &part_t0);
+	part(P_MOUNT);
 	note("loop", img);
 	lfd = loop_attach(img, dev, sizeof(dev));
 	if (lfd < 0) {
 		dprintf(out, "harness loop setup failed: %s\n", strerrorname_np(-lfd) ?: "?");
 		_exit(3);
 	}
+	if (ioctl(lfd, BLKGETSIZE64, &dev_bytes) < 0)
+		dev_bytes = 0;
 	note("mount", dev);
 	if (mount(dev, mnt, "ntfs3", MS_RDONLY, "")) {
 		dprintf(out, "refused %s\n", strerrorname_np(errno) ?: "?");
 		ioctl(lfd, LOOP_CLR_FD, 0);
 		_exit(0);
 	}
-	note("statfs", mnt);
-	if (statfs(mnt, &sfs))
-		fail("statfs", "/", errno);
+	part(P_OTHER);
+	mnt_fd = open(mnt, O_RDONLY | O_DIRECTORY);
+	if (mnt_fd < 0)
+		fail("open", mnt, errno);
+	else
+		do_volume(mnt);
 	visit(AT_FDCWD, mnt, mnt, 0);
+	if (mnt_fd >= 0)
+		close(mnt_fd);
+	part(P_MOUNT);
 	note("umount", mnt);
 	rc = umount(mnt) ? errno : 0;
 	ioctl(lfd, LOOP_CLR_FD, 0);
-	len = snprintf(res, sizeof(res), "mounted %d %d umount=%d", w.objects, w.bad_objects, rc);
-	for (int e = 0; e < MAX_ERRNO; e++)
+	part(P_OTHER);
+	len = snprintf(res, sizeof(res), "mounted %d %d umount=%d objcap=%d dircap=%d", w.objects,
+		       w.bad_objects, rc, w.objcap, w.dircap);
+	for (int e = 0; e < NERR; e++)
 		if (w.err[e])
-			len += snprintf(res + len, sizeof(res) - len, " %s:%d",
-					e ? strerrorname_np(e) ?: "?" : "E?", w.err[e]);
+			len += snprintf(res + len, sizeof(res) - len, " %s:%d", errname(e), w.err[e]);
 	if (w.first[0])
-		len += snprintf(res + len, sizeof(res) - len, " | first: %s", w.first);
+		len += snprintf(res + len, sizeof(res) - len, "\nfirst: %s", w.first);
+	if (w.failure[0])
+		len += snprintf(res + len, sizeof(res) - len, "\nfail: %s", w.failure);
+	len += snprintf(res + len, sizeof(res) - len, "\ntimes:");
+	for (int i = 0; i < NPARTS; i++)
+		len += snprintf(res + len, sizeof(res) - len, " %.4f", part_time[i]);
 	dprintf(out, "%s\n", res);
 	_exit(0);
 }
@@ -492,7 +1096,9 @@ static struct {
 } shapes[MAX_SHAPES];
 static int nshapes, kmsg_total;
 
-static int read_kmsg(int fd)
+/* Read what /dev/kmsg has; count (and tally) the messages naming ntfs3
+ * unless discard (the stacks of a sysrq dump name it too). */
+static int read_kmsg(int fd, int discard)
 {
 	char rec[2048], shape[120];
 	int n = 0;
@@ -510,7 +1116,7 @@ static int read_kmsg(int fd)
 		}
 		rec[r] = 0;
 		msg = strchr(rec, ';');
-		if (!msg || !strstr(msg, "ntfs3"))
+		if (discard || !msg || !strstr(msg, "ntfs3"))
 			continue;
 		msg++;
 		n++;
@@ -555,18 +1161,62 @@ static int wait_child(pid_t pid, int ms)
 	return rc;	/* 1: exited, 0: timed out */
 }
 
-static void show_stack(pid_t pid)
+/* The state letter (R, D, S...) and kernel stack of a hung child. */
+static void task_info(pid_t pid, char *state, size_t slen, char *stack, size_t stlen)
 {
-	char path[64], line[256];
+	char path[64], line[512], *s;
+	size_t len = 0;
 	FILE *f;
 
+	snprintf(state, slen, "?");
+	stack[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(line, sizeof(line), f) && (s = strrchr(line, ')')) && s[1] == ' ')
+			snprintf(state, slen, "%c", s[2]);
+		fclose(f);
+	}
 	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f))
-		printf("#   %s", line);
+	while (fgets(line, sizeof(line), f) && len + strlen(line) + 6 < stlen)
+		len += snprintf(stack + len, stlen - len, "#   %s", line);
 	fclose(f);
+}
+
+static void write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd >= 0) {
+		/* the dump is a best effort */
+		if (write(fd, s, strlen(s)) < 0)
+			errno = 0;
+		close(fd);
+	}
+}
+
+/* Task states, every task's stack and every CPU's backtrace on the
+ * console, between two marker lines (scripts/results.py counts the dump
+ * as one report, with its reason).  At most three dumps per run. */
+static int sysrq_dump(const char *reason)
+{
+	static int dumps;
+	char msg[1100];
+
+	if (dumps >= 3 || access("/proc/sysrq-trigger", W_OK))
+		return 0;
+	dumps++;
+	write_str("/proc/sys/kernel/sysrq", "1");
+	snprintf(msg, sizeof(msg), "<5>hx-sysrq-dump: begin %s\n", reason);
+	write_str("/dev/kmsg", msg);
+	write_str("/proc/sysrq-trigger", "w");
+	write_str("/proc/sysrq-trigger", "t");
+	write_str("/proc/sysrq-trigger", "l");
+	write_str("/dev/kmsg", "<5>hx-sysrq-dump: end\n");
+	return 1;
 }
 
 static int cmp_files(const char *a, const char *b)
@@ -612,6 +1262,30 @@ static int image(const char *dir, const char *name)
 	return nimages++;
 }
 
+/* Outcomes per category, for the summary; the last slot takes the rest. */
+#define MAX_CATS 48
+static struct cat {
+	char name[40];
+	int refused, partly, fully, failed;
+} cats[MAX_CATS + 1];
+static int ncats;
+
+static struct cat *category(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ncats && strcmp(cats[i].name, name); i++)
+		;
+	if (i == ncats) {
+		if (ncats == MAX_CATS) {
+			snprintf(cats[MAX_CATS].name, sizeof(cats[0].name), "(others)");
+			return &cats[MAX_CATS];
+		}
+		snprintf(cats[ncats++].name, sizeof(cats[0].name), "%s", name);
+	}
+	return &cats[i];
+}
+
 static int cmd_run(const char *workdir, const char *cases, const char *mntbase, const char *refdir)
 {
 	static struct patch p[MAX_PATCH], saved[MAX_PATCH];
@@ -619,11 +1293,11 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 	/* FUZZ_DEADLINE: seconds after which no case starts (the suite's
 	 * time limit is near); the cases left are reported as not run. */
 	double deadline = getenv("FUZZ_DEADLINE") ? atof(getenv("FUZZ_DEADLINE")) : 1e9;
-	int not_run = 0;
 	int refused = 0, with_errors = 0, clean = 0, failed = 0, skipped = 0, tap = 0, stuck = 0;
-	int refused_by[MAX_ERRNO] = { 0 }, errors_by[MAX_ERRNO] = { 0 };
-	double t0 = now(), slowest = 0;
-	char *line = NULL, mnt[256], slowest_id[32] = "-";
+	int not_run = 0, hangs = 0, died = 0, walk_failed = 0, umount_failed = 0, capped = 0;
+	int refused_by[NERR] = { 0 }, errors_by[NERR] = { 0 };
+	double t0 = now(), slowest = 0, case_parts[NPARTS] = { 0 }, walk_total = 0;
+	char *line = NULL, mnt[256], slowest_id[32] = "-", seed[32] = "?";
 	size_t cap = 0;
 	FILE *cf = fopen(cases, "r");
 	int kfd;
@@ -634,24 +1308,37 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 	}
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	buf = aligned_alloc(4096, 256 << 10);
+	dents = malloc(BIG_DENTS);
+	if (sh == MAP_FAILED || !buf || !dents)
+		return 2;
 	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (kfd >= 0)
 		lseek(kfd, 0, SEEK_END);
 	snprintf(mnt, sizeof(mnt), "%s", mntbase);
 	mkdir(mnt, 0755);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (getenv("FUZZ_WALK"))
+	if (getenv("FUZZ_WALK") && *getenv("FUZZ_WALK"))
 		mask = strtol(getenv("FUZZ_WALK"), NULL, 0);
+	if (getenv("FUZZ_SEED") && *getenv("FUZZ_SEED"))
+		snprintf(seed, sizeof(seed), "%s", getenv("FUZZ_SEED"));
 
 	while (getline(&line, &cap, cf) > 0) {
-		char *id, *cat, *spec, *iname, *what, *save, res[1024] = "", label[160];
+		char *id, *cat, *spec, *iname, *what, *save, res[4096] = "", label[160];
+		char *first = NULL, *failure = NULL, *s;
 		int np, status = 0, rc, pipefd[2], msgs, fd, im;
+		struct cat *c;
 		const char *img;
-		double t;
+		size_t got = 0;
+		double t, pt;
 		pid_t pid;
 		ssize_t r;
 
-		if (line[0] == '#' || line[0] == '\n')
+		if (line[0] == '#') {	/* "# ntfs-fuzz-gen seed=1 n=300 ..." */
+			if ((s = strstr(line, " seed=")))
+				sscanf(s + 6, "%31[^ \t\n]", seed);
+			continue;
+		}
+		if (line[0] == '\n')
 			continue;
 		line[strcspn(line, "\n")] = 0;
 		id = strtok_r(line, "\t", &save);
@@ -664,14 +1351,7 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 		tap++;
 		if (!cat || !spec || !iname) {
 			printf("not ok %d - case %s: malformed line\n", tap, id);
-			failed++;
-			continue;
-		}
-		if (now() - t0 > deadline) {
-			if (!not_run++)
-				printf("# ntfs-fuzz: the time limit is near (FUZZ_DEADLINE=%.0f s): no more cases\n",
-				       deadline);
-			printf("not ok %d - case %s %s: not run, out of time (raise TEST_TIMEOUT)\n", tap, id, cat);
+			category("?")->failed++;
 			failed++;
 			continue;
 		}
@@ -680,22 +1360,34 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 			skipped++;
 			continue;
 		}
+		c = category(cat);
+		if (now() - t0 > deadline) {
+			if (!not_run++)
+				printf("# ntfs-fuzz: the time limit is near (FUZZ_DEADLINE=%.0f s): no more cases\n",
+				       deadline);
+			printf("not ok %d - case %s %s: not run, out of time (raise TEST_TIMEOUT)\n", tap, id, cat);
+			c->failed++;
+			failed++;
+			continue;
+		}
 		im = image(workdir, iname);
 		if (im < 0) {
 			printf("not ok %d - case %s %s: cannot open image %s/%s\n", tap, id, cat, workdir, iname);
+			c->failed++;
 			failed++;
 			continue;
 		}
 		fd = images[im].fd;
 		img = images[im].path;
 		/* "case 17 runlist", "case 18 index-root on base-c512.img" */
-		if (strcmp(iname, "base.img")) {
+		if (strcmp(iname, "base.img"))
 			snprintf(label, sizeof(label), "%s on %s", cat, iname);
-			cat = label;
-		}
+		else
+			snprintf(label, sizeof(label), "%s", cat);
 		np = parse_spec(spec, p, MAX_PATCH);
 		if (np <= 0 || apply(fd, p, np, saved)) {
-			printf("not ok %d - case %s %s: bad patch '%s'\n", tap, id, cat, spec);
+			printf("not ok %d - case %s %s: bad patch '%s'\n", tap, id, label, spec);
+			c->failed++;
 			failed++;
 			continue;
 		}
@@ -712,16 +1404,35 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 		close(pipefd[1]);
 		rc = wait_child(pid, timeout * 1000);
 		if (rc == 0) {
-			char op[sizeof(sh->op)];
+			char op[sizeof(sh->op)], state[8], stack[4096], reason[1024], later[600] = "";
+			double th = now();
+			int dumped;
 
+			/* The hang report: the child's state and stack, then
+			 * (before the kill changes them) all tasks' on the
+			 * console. */
 			snprintf(op, sizeof(op), "%s", sh->op);
+			task_info(pid, state, sizeof(state), stack, sizeof(stack));
+			read_kmsg(kfd, 0);
+			snprintf(reason, sizeof(reason),
+				 "hang: case %s (seed %s, %s, %s) did not finish in %d s in %s", id, seed, cat,
+				 iname, timeout, op);
+			dumped = sysrq_dump(reason);
+			read_kmsg(kfd, 1);
+			/* Slow rather than stuck? */
+			if (strcmp(op, sh->op))
+				snprintf(later, sizeof(later), ", still moving: %.0f s later in %.500s",
+					 now() - th, sh->op);
 			kill(pid, SIGKILL);
 			rc = wait_child(pid, 20000);
-			printf("not ok %d - case %s %s: HANG: not done after %d s%s, last operation: %s [%s]\n",
-			       tap, id, cat, timeout, rc == 0 ? " and unkillable" : " (killed)", op, what);
+			printf("not ok %d - %s (task state %s%s, %s); %s [%s]\n", tap, reason, state, later,
+			       rc == 0 ? "unkillable" : "killed",
+			       dumped ? "stacks dumped on the console" : "no console dump (3 made already)", what);
+			printf("#   kernel stack of the walker when its time was up:\n%s", stack);
+			c->failed++;
 			failed++;
+			hangs++;
 			if (rc == 0) {
-				show_stack(pid);
 				/* It holds the loop device and the mount point:
 				 * carry on with fresh ones. */
 				snprintf(mnt, sizeof(mnt), "%s.%d", mntbase, ++stuck);
@@ -729,7 +1440,7 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 				close(pipefd[0]);
 				undo(fd, saved, np);
 				free_patches(p, np);
-				read_kmsg(kfd);
+				read_kmsg(kfd, 0);
 				if (stuck >= 3) {
 					printf("Bail out! three cases hang in the kernel\n");
 					return 1;
@@ -752,12 +1463,12 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 			close(pipefd[0]);
 			undo(fd, saved, np);
 			free_patches(p, np);
-			read_kmsg(kfd);
+			read_kmsg(kfd, 0);
 			continue;
 		}
-		r = read(pipefd[0], res, sizeof(res) - 1);
-		res[r > 0 ? r : 0] = 0;
-		res[strcspn(res, "\n")] = 0;
+		while (got < sizeof(res) - 1 && (r = read(pipefd[0], res + got, sizeof(res) - 1 - got)) > 0)
+			got += r;
+		res[got] = 0;
 		close(pipefd[0]);
 		waitpid(pid, &status, 0);
 		t = now() - t;
@@ -770,54 +1481,91 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 			return 1;
 		}
 		free_patches(p, np);
-		msgs = read_kmsg(kfd);
+		msgs = read_kmsg(kfd, 0);
+		/* The result: its first line, then "first: ..." and "fail: ...". */
+		for (char *l = strchr(res, '\n'); l; l = strchr(l, '\n')) {
+			*l++ = 0;
+			if (!strncmp(l, "first: ", 7))
+				first = l + 7;
+			else if (!strncmp(l, "fail: ", 6))
+				failure = l + 6;
+			else if (!strncmp(l, "times:", 6))
+				for (int i = 0, n; i < NPARTS && sscanf(l + 6, "%lf%n", &pt, &n) == 1; i++, l += n)
+					case_parts[i] += pt;
+		}
 
 		char tail[64];
 
 		snprintf(tail, sizeof(tail), "%.1f s, %d ntfs3 msg%s", t, msgs, msgs == 1 ? "" : "s");
 		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 			printf("not ok %d - case %s %s: walker died (status 0x%x): %s; last operation: %s (%s) [%s]\n",
-			       tap, id, cat, status, res, sh->op, tail, what);
+			       tap, id, label, status, res, sh->op, tail, what);
+			c->failed++;
 			failed++;
+			died++;
 		} else if (!strncmp(res, "refused ", 8)) {
-			int e;
-
-			for (e = 1; e < MAX_ERRNO && strcmp(strerrorname_np(e) ?: "", res + 8); e++)
-				;
-			refused_by[e < MAX_ERRNO ? e : 0]++;
+			refused_by[errnum(res + 8)]++;
 			refused++;
-			printf("ok %d - case %s %s: mount refused (%s) (%s) [%s]\n", tap, id, cat, res + 8, tail, what);
+			c->refused++;
+			printf("ok %d - case %s %s: mount refused (%s) (%s) [%s]\n", tap, id, label, res + 8, tail,
+			       what);
 		} else if (!strncmp(res, "mounted ", 8)) {
-			int objs = 0, bad = 0, um = 0, off = 0;
+			int objs = 0, bad = 0, um = 0, objcap = 0, dircap = 0, off = 0;
+			char caps[160] = "", *errs;
 
-			sscanf(res + 8, "%d %d umount=%d %n", &objs, &bad, &um, &off);
+			sscanf(res + 8, "%d %d umount=%d objcap=%d dircap=%d %n", &objs, &bad, &um, &objcap,
+			       &dircap, &off);
+			errs = res + 8 + off;
+			if (objcap || dircap) {
+				int l = 0;
+
+				capped++;
+				if (objcap)
+					l += snprintf(caps + l, sizeof(caps) - l, ", walk capped at %d objects",
+						      MAX_OBJECTS);
+				if (dircap)
+					snprintf(caps + l, sizeof(caps) - l,
+						 ", %d director%s visited only in part (%d names)", dircap,
+						 dircap == 1 ? "y" : "ies", DIR_VISIT_CAP);
+			}
 			if (um) {
 				printf("not ok %d - case %s %s: umount failed (%s): %s (%s) [%s]\n",
-				       tap, id, cat, strerrorname_np(um) ?: "?", res + 8, tail, what);
+				       tap, id, label, strerrorname_np(um) ?: "?", res + 8, tail, what);
+				c->failed++;
 				failed++;
+				umount_failed++;
+			} else if (failure) {
+				printf("not ok %d - case %s %s: mounted, the walk failed: %s (after %d objects%s%s%s) (%s) [%s]\n",
+				       tap, id, label, failure, objs, bad ? ", errors: " : "", bad ? errs : "",
+				       caps, tail, what);
+				c->failed++;
+				failed++;
+				walk_failed++;
 			} else if (bad) {
-				char *tok = res + 8 + off, name[32];
-				int n, cnt, e;
+				char *tok = errs, name[32];
+				int n, cnt;
 
-				/* Tally the errnos ("EIO:3 ENOENT:1 | first: ..."). */
-				while (sscanf(tok, "%31[^: |]:%d %n", name, &cnt, &n) == 2) {
-					for (e = 1; e < MAX_ERRNO && strcmp(strerrorname_np(e) ?: "", name); e++)
-						;
-					errors_by[e < MAX_ERRNO ? e : 0] += cnt;
+				/* Tally the errnos ("EIO:3 SIGBUS:1"). */
+				while (sscanf(tok, "%31[^: ]:%d %n", name, &cnt, &n) == 2) {
+					errors_by[errnum(name)] += cnt;
 					tok += n;
 				}
 				with_errors++;
-				printf("ok %d - case %s %s: mounted, %d of %d objects gave errors: %s (%s) [%s]\n",
-				       tap, id, cat, bad, objs, res + 8 + off, tail, what);
+				c->partly++;
+				printf("ok %d - case %s %s: mounted, %d of %d objects gave errors: %s | first: %s%s (%s) [%s]\n",
+				       tap, id, label, bad, objs, errs, first ?: "?", caps, tail, what);
 			} else {
 				clean++;
-				printf("ok %d - case %s %s: mounted, all %d objects readable (%s) [%s]\n",
-				       tap, id, cat, objs, tail, what);
+				c->fully++;
+				printf("ok %d - case %s %s: mounted, all %d objects readable%s (%s) [%s]\n",
+				       tap, id, label, objs, caps, tail, what);
 			}
 		} else {
 			printf("not ok %d - case %s %s: no result from the walker: '%s' (%s) [%s]\n",
-			       tap, id, cat, res, tail, what);
+			       tap, id, label, res, tail, what);
+			c->failed++;
 			failed++;
+			died++;
 		}
 	}
 
@@ -825,18 +1573,33 @@ static int cmd_run(const char *workdir, const char *cases, const char *mntbase, 
 	int ran = refused + with_errors + clean + failed - not_run;
 
 	printf("# ntfs-fuzz summary: %d cases: %d mounts refused, %d mounted with errors on some objects, "
-	       "%d mounted fully readable, %d failed (hang/crash/umount/not run), %d skipped\n",
+	       "%d mounted fully readable, %d failed (hang/crash/walk/umount/not run), %d skipped\n",
 	       tap, refused, with_errors, clean, failed, skipped);
+	printf("# ntfs-fuzz failures: %d hangs, %d walkers died, %d walks failed, %d unmounts failed, "
+	       "%d not run; %d walks capped (%d objects, %d names per directory)\n",
+	       hangs, died, walk_failed, umount_failed, not_run, capped, MAX_OBJECTS, DIR_VISIT_CAP);
+	printf("# ntfs-fuzz by category: refused / partly readable / fully readable / failed\n");
+	for (int i = 0; i <= MAX_CATS; i++)
+		if (i < ncats || (i == MAX_CATS && cats[i].name[0]))
+			printf("#   %-22s %5d %5d %5d %5d\n", cats[i].name, cats[i].refused, cats[i].partly,
+			       cats[i].fully, cats[i].failed);
 	printf("# ntfs-fuzz mounts refused by errno:%s", refused ? "" : " none");
-	for (int e = 0; e < MAX_ERRNO; e++)
+	for (int e = 0; e < NERR; e++)
 		if (refused_by[e])
-			printf(" %s %d", e ? strerrorname_np(e) ?: "?" : "other", refused_by[e]);
+			printf(" %s %d", e ? errname(e) : "other", refused_by[e]);
 	printf("\n# ntfs-fuzz errors on objects of mounted volumes, by errno:%s", with_errors ? "" : " none");
-	for (int e = 0; e < MAX_ERRNO; e++)
+	for (int e = 0; e < NERR; e++)
 		if (errors_by[e])
-			printf(" %s %d", e ? strerrorname_np(e) ?: "?" : "other", errors_by[e]);
+			printf(" %s %d", e ? errname(e) : "other", errors_by[e]);
 	printf("\n# ntfs-fuzz time: %.0f s, %.2f s per case, slowest case %s (%.1f s)\n",
 	       total, ran ? total / ran : 0, slowest_id, slowest);
+	for (int i = 0; i < NPARTS; i++)
+		walk_total += case_parts[i];
+	printf("# ntfs-fuzz time of the cases that finished, by part:");
+	for (int i = 0; i < NPARTS; i++)
+		printf("%s %s %.0f s (%.0f%%)", i ? "," : "", part_name[i], case_parts[i],
+		       walk_total > 0 ? 100 * case_parts[i] / walk_total : 0);
+	printf("\n");
 	printf("# ntfs-fuzz kernel messages naming ntfs3: %d; most frequent shapes:\n", kmsg_total);
 	for (int k = 0; k < 12; k++) {
 		int best = -1;

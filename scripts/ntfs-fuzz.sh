@@ -12,6 +12,8 @@
 #   FUZZ_TIMEOUT  seconds one case may take in the VM    (default 60)
 #   FUZZ_SKIP     case ids to skip ("17 42" or "17,42"); they stay numbered
 #   FUZZ_CASES    the only case ids to run (to reproduce one)
+#   FUZZ_WALK     parts of the walk to run, a mask (tests/tools/ntfs-mutate.c;
+#                 for timing them; default all)
 #
 # The base images (scripts/make-fuzz-base.sh) travel in the boot's overlay,
 # not as virtio disks: ntfs-read walks every attached disk.
@@ -36,7 +38,10 @@ overlay() {	# overlay DIR
 	{ head -n 1 "$d/cases"; grep -v '^#' "$d/regress"; tail -n +2 "$d/cases"; } >"$d/cases.all"
 	mv "$d/cases.all" "$d/cases"
 	rm -f "$d/regress"
-	echo "FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}" >"$d/env"
+	{
+		echo "FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}"
+		echo "FUZZ_WALK=${FUZZ_WALK:-}"
+	} >"$d/env"
 	cp "$d/cases" "$BUILD/fuzz/cases"	# for replaying a case by hand
 }
 

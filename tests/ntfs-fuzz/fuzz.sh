@@ -4,15 +4,20 @@
 # puts them into the boot's overlay) applied one at a time to copies of the
 # base images in /tmp, each mounted read-only with our ntfs3 and walked by
 # /tests/tools/ntfs-mutate (one TAP line per case; a case fails only when it
-# hangs, kills the walker or cannot be unmounted).  Oopses, KASAN,
-# UBSAN, lockdep and hung-task reports are judged on the console by the host.
+# hangs, kills the walker, makes the walk fail (a listing without end, a
+# file handle opening another inode) or cannot be unmounted; a hang puts
+# sysrq's task states, stacks and CPU backtraces on the console).  Oopses,
+# KASAN, UBSAN, lockdep, lockup and hung-task reports are judged on the
+# console by the host.
 . /hx/env
 DIR=/ntfs-fuzz
 [ ! -f "$DIR/env" ] || . "$DIR/env"
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}
-# No case starts when the rest of this test's time limit could not hold it.
-FUZZ_DEADLINE=$((${HX_TEST_TIMEOUT:-600} - FUZZ_TIMEOUT - 40))
+# No case starts when the rest of this test's time limit could not hold it
+# (a hang takes FUZZ_TIMEOUT, the sysrq dump and up to 20 s for the kill).
+FUZZ_DEADLINE=$((${HX_TEST_TIMEOUT:-600} - FUZZ_TIMEOUT - 90))
 export FUZZ_TIMEOUT FUZZ_DEADLINE
+[ -z "${FUZZ_WALK:-}" ] || export FUZZ_WALK
 if [ ! -s "$DIR/cases" ]; then
 	echo "1..0 # SKIP no fuzz cases in this boot (scripts/check.sh puts them into the overlay)"
 	exit 0

@@ -151,6 +151,9 @@ TRACE_RE = re.compile(r'(Call Trace:|RIP: )')
 # not count one by one.  Other reports inside it (a soft lockup, an oops)
 # still do.
 DUMP_RE = re.compile(r'hx-sysrq-dump: (begin|end)\s*(.*)')
+# sysrq output with no frame: vm.sh's keys at its hard timeout (the run has
+# failed already); the dump runs to the end of the console.
+SYSRQ_RE = re.compile(r'sysrq: (Show Blocked State|Show State|Show backtrace of all active CPUs)')
 
 
 def scan_console(lines, tally, path):
@@ -173,6 +176,14 @@ def scan_console(lines, tally, path):
                           f'{m.group(2).strip()}', file=sys.stderr)
                     shown += 1
             continue
+        if not in_dump and SYSRQ_RE.search(line):
+            in_dump = True
+            dumps.append('sysrq keys with no frame (vm.sh sends them at its hard timeout)')
+            reports += 1
+            if shown < 3:
+                print(f'    console line {i + 1}: sysrq dump with no frame (vm.sh at its hard '
+                      f'timeout?): {line.strip()}', file=sys.stderr)
+                shown += 1
         if in_dump and TRACE_RE.search(line) and not CONSOLE_RE.search(TRACE_RE.sub('', line)):
             continue
         m = EXPECT_RE.search(line)
@@ -202,7 +213,7 @@ def scan_console(lines, tally, path):
         what = ''
         if dumps:
             what = (f', {len(dumps)} of them sysrq dump{"s" if len(dumps) > 1 else ""} '
-                    f'of a hang a test reported (first: {dumps[0]})')
+                    f'of a hang already reported (first: {dumps[0]})')
         tally.add('fail', f'kernel console shows {reports} problem lines '
                           f'(oops/BUG/WARNING/KASAN/UBSAN/lockdep/lockup/stall/hang{what}): {path}')
 

@@ -47,6 +47,7 @@ expect_caught "a failing test" "deliberate failure" selftest-fail
 expect_caught "a test that crashes short of its plan" "planned 3 results" selftest-fail
 expect_caught "an oops from a test module" "kernel console shows" selftest-oops
 expect_caught "a VM that never powers off" "did not power off" selftest-hang
+expect_caught "its tasks' stacks, by sysrq keys at the timeout" "sysrq keys with no frame" selftest-hang
 echo "1..$n"
 echo "$((n - bad)) passed, $bad failed"
 [ $bad = 0 ]

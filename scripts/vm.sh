@@ -16,7 +16,11 @@
 #   MEM       guest memory in MiB                          (default 2048)
 # The console goes to console.log, the test channel (ttyS1) to results.log
 # and, unless interactive, to stdout as it arrives.  Exit status: QEMU's, or
-# 124 when the hard timeout killed the VM.
+# 124 when the VM outlived the hard timeout.  At the timeout, before the kill
+# (25 s later), sysrq w, t and l go to the guest's PS/2 keyboard through the
+# QEMU monitor (a socket in /tmp): the console shows the blocked tasks, every
+# task's stack and every CPU's backtrace, unless the guest takes no
+# interrupts any more.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -116,6 +120,26 @@ done
 cmdline="console=ttyS0 panic=-1 printk.time=1 rcupdate.rcu_cpu_stall_timeout=300 pci=noacpi ${APPEND:-}"
 [ "$MODE" = probe ] && cmdline="$cmdline quiet"
 
+# sysrq_at_timeout SOCKET: after TIMEOUT seconds, Alt-SysRq-w, -t and -l on
+# the guest's keyboard through the QEMU monitor at SOCKET.  Killed when QEMU
+# ends first.
+sysrq_at_timeout() {
+	end=$(($(date +%s) + TIMEOUT))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		sleep 2
+	done
+	: >"$dir/timed-out"
+	echo "error: VM '$NAME' still runs after ${TIMEOUT}s: sysrq w, t, l on its keyboard, killed in 25 s" >&2
+	python3 - "$1" <<'EOF' >/dev/null 2>&1 || true
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+for key in "wtl":
+    s.sendall(b"sendkey alt-sysrq-" + key.encode() + b"\n")
+    time.sleep(5)
+EOF
+}
+
 say QEMU "$NAME: $V kernel, $ACCEL, $i disks, timeout ${TIMEOUT}s (logs: ${dir#"$TOP/"}/)"
 set +e
 if [ "${INTERACTIVE:-0}" = 1 ]; then
@@ -128,14 +152,23 @@ if [ "${INTERACTIVE:-0}" = 1 ]; then
 		$disk_args ${QEMU_EXTRA:-}
 	rc=$?
 else
+	mon=$(mktemp -u /tmp/hx-monitor.XXXXXX)	# a unix socket's path: 107 bytes at most
+	rm -f "$dir/timed-out"
+	sysrq_at_timeout "$mon" &
+	watcher=$!
 	# shellcheck disable=SC2086
-	timeout -k 5 "$TIMEOUT" qemu-system-x86_64 $accel_args \
+	timeout -k 5 "$((TIMEOUT + 25))" qemu-system-x86_64 $accel_args \
 		-smp 2 -m "${MEM:-2048}" -nodefaults -display none -no-reboot \
 		-kernel "$kernel" -initrd "$dir/initrd.cpio" -append "$cmdline" \
 		-chardev "file,id=con,path=$dir/console.log" -serial chardev:con \
 		-chardev "stdio,id=res,logfile=$dir/results.log" -serial chardev:res \
+		-monitor "unix:$mon,server=on,wait=off" \
 		$disk_args ${QEMU_EXTRA:-} </dev/null
 	rc=$?
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null
+	rm -f "$mon"
+	[ ! -f "$dir/timed-out" ] || rc=124
 fi
 set -e
 [ $rc = 124 ] && echo "error: VM '$NAME' did not power off within ${TIMEOUT}s and was killed; console: $dir/console.log" >&2

@@ -21,8 +21,9 @@
 #     v12       $Volume's version patched to 1.2
 #     forms     valid forms ntfs-3g reads but never writes (FORMS below):
 #               non-resident streams with no runs (unnamed and named
-#               $DATA, sparse, compressed, in a file with an attribute
-#               list, $EA), directories with an empty $INDEX_ALLOCATION
+#               $DATA, one with its old mapping pairs left in place,
+#               sparse, compressed, in a file with an attribute list,
+#               $EA), directories with an empty $INDEX_ALLOCATION
 #   special-4k.img  a volume with 4096-byte sectors, to be attached with
 #                   4096-byte logical blocks (DISKS "path:ro:4k", vm.sh)
 #   special.meta    what the tests expect, tab-separated (see the end)
@@ -550,6 +551,15 @@ def make_form(v, n, what, name):
             free_clusters(v, attr_runs(rec, o))
             flags, cu = u16(rec, o + 12), rec[o + 0x22]
         replace_attr(rec, o, nonres_empty(0x80, name, u16(rec, o + 14), flags, cu))
+    elif what == "stale":	# the same in place: the old mapping pairs stay
+        o = find_attr(rec, 0x80, name)
+        assert rec[o + 8] and u64(rec, o + 0x10) == 0 and \
+            u64(rec, o + 0x18) + 1 == u64(rec, o + 0x28) // v.cs, "not one extent"
+        free_clusters(v, attr_runs(rec, o))
+        struct.pack_into("<q", rec, o + 0x18, -1)
+        struct.pack_into("<QQQ", rec, o + 0x28, 0, 0, 0)
+        if u16(rec, o + 12) & 0x8001:
+            struct.pack_into("<Q", rec, o + 0x40, 0)
     elif what == "dir":	# a small index gets an empty $INDEX_ALLOCATION
         o = find_attr(rec, 0x90, "$I30")
         assert not rec[o + u16(rec, o + 0x14) + 0x1c] & 1, "a large index"
@@ -760,6 +770,9 @@ fill_4k() {
 #             pairs = the terminator alone (what a writer leaves of a
 #             non-resident stream cut to zero); its clusters are freed;
 #             compressed and sparse streams keep their flags
+#   stale     the same done in place, as the in-tree ntfs3 does it: highest
+#             VCN -1 and sizes 0, but the mapping pairs still describe the
+#             (freed) clusters: readers must not decode runs past VCN -1
 #   dir       a directory whose entries all fit in $INDEX_ROOT (a small
 #             index) gets $INDEX_ALLOCATION:$I30 non-resident with no runs
 #             and $BITMAP:$I30 resident with 8 zero bytes
@@ -767,13 +780,14 @@ fill_4k() {
 #             non-resident with no runs
 # (empty-res.bin, ntfs-3g's own resident empty $DATA, is the control.)
 LINK=links/empty-00-of-a-file-with-many-hard-links-and-a-long-name-to-overflow-its-record
-FORMS="empty:empty-nr.bin empty:empty-nr-ads.bin empty:empty-both.bin
+FORMS="empty:empty-nr.bin stale:empty-stale.bin empty:empty-nr-ads.bin empty:empty-both.bin
 	empty:empty-both.bin:gone empty:data-ads-empty.bin:gone empty:sparse-empty.bin
 	empty:compressed/empty.bin empty:$LINK ea:ea-empty.txt dir:emptydir dir:dir-nr"
 STREAMS="empty-nr-ads.bin:info empty-both.bin:gone data-ads-empty.bin:gone"
 fill_forms() {
 	: >empty-res.bin
 	h gen empty-nr.bin 20000 rand
+	h gen empty-stale.bin 20000 rand
 	h gen empty-nr-ads.bin 20000 rand
 	printf 'a stream on an empty file\n' >empty-nr-ads.bin:info
 	h gen empty-both.bin 20000 rand
@@ -803,7 +817,10 @@ post_forms() {
 	h forms "$1" make $FORMS >"$NEW/forms.made" || die "making the forms failed"
 	fuse_mount "$1" streams_interface=windows
 	for f in $FORMS; do
-		case $f in empty:*:*) ;; empty:*) touch -c "$MNT/${f#empty:}" ;; esac
+		case $f in
+		*:*:*) ;;
+		empty:* | stale:*) touch -c "$MNT/${f#*:}" ;;
+		esac
 	done
 	fuse_umount
 	# shellcheck disable=SC2086

@@ -7,9 +7,12 @@
 #   compressed/empty.bin, links/empty-NN-...   unnamed $DATA non-resident
 #             with no runs (lowest VCN 0, highest VCN -1, allocated, data
 #             and initialized sizes 0, mapping pairs = the terminator):
-#             what the in-tree ntfs3 leaves of a file cut to zero; sparse
+#             a stream cut to zero, its mapping pairs rewritten; sparse
 #             and compressed flags kept; links/: in a file with an
 #             $ATTRIBUTE_LIST (12 names)
+#   empty-stale.bin   what the in-tree ntfs3 (6.12) leaves of a file cut
+#             to zero: highest VCN -1, sizes 0, but the old mapping pairs
+#             left in place (their clusters freed)
 #   empty-nr-ads.bin:info (26 bytes), empty-both.bin:gone,
 #   data-ads-empty.bin:gone   named $DATA, resident / non-resident with no
 #             runs; data-ads-empty.bin's unnamed $DATA holds 9000 bytes
@@ -22,19 +25,37 @@
 # read-only: every file as special.meta says (ls -l succeeds, stat size,
 # 0 blocks when empty, SHA-256 of the contents), every directory lists
 # its entries (ls -la succeeds) and an absent name in it is ENOENT, named
-# streams are not exposed (FILE:STREAM is ENOENT, no user.* xattr names
-# them), listxattr of every object succeeds with no user.* name, the walk
+# streams are not exposed (FILE:STREAM is ENOENT, no xattr names them),
+# listxattr of every object succeeds and gives no name, the walk
 # of the volume has no error, and no kernel message reports damage.  Last,
 # the two drivers' walks (names, types, sizes, hashes, links) are equal.
+# Except: the in-tree ntfs3's listxattr of ea-empty.txt (NOT_JUDGED).
 . /tests/include/tap.sh
 . /tests/include/ntfs-special.sh
 MNT=/mnt/feat-forms
 WALK=/tests/tools/walk
+XN=/tests/tools/xattr-names
+TAB=$(printf '\t')
 mkdir -p "$MNT"
 
 # form PATH: how PATH was made (special.meta), for messages.
 form() {
 	awk -F '\t' -v p="$1" '$1 == "forms" && $2 == "form" && $3 == p { print $4 }' "$SPECIAL_META"
+}
+
+# The in-tree ntfs3 (6.12) fails listxattr with EINVAL on a file whose $EA
+# is non-resident with no data, where ntfs-3g and ours see no EA: its
+# answer there is shown, not judged ("DRIVER:PATH").
+NOT_JUDGED="intree:ea-empty.txt"
+judged() {
+	case " $NOT_JUDGED " in *" $d:$1 "*) return 1 ;; esac
+}
+
+# xattrs_ok PATH: listxattr succeeds and gives no name (nothing on the
+# volume has one; named streams are not exposed as xattrs).
+xattrs_ok() {
+	_x=$("$XN" "$MNT/$1")
+	same "listxattr" "${_x#*"$TAB"}" "-"
 }
 
 # file_ok PATH SIZE SHA256
@@ -50,6 +71,11 @@ file_ok() {
 		_r=1
 	fi
 	same "sha256" "$(sha256sum <"$_f" 2>&1 | cut -d' ' -f1)" "$3" || _r=1
+	if judged "$1"; then
+		xattrs_ok "$1" || _r=1
+	elif ! xattrs_ok "$1" >/dev/null; then
+		echo "# $d: $1: listxattr gives ${_x#*"$TAB"} (not judged)"
+	fi
 	[ $_r = 0 ] || echo "#   form: $(form "$1")"
 	return $_r
 }
@@ -65,21 +91,19 @@ dir_ok() {
 	*"No such file"*) ;;
 	*) echo "#   stat of an absent name: $_out"; _r=1 ;;
 	esac
+	xattrs_ok "$1" || _r=1
 	[ $_r = 0 ] || echo "#   form: $(form "$1")"
 	return $_r
 }
 
-# stream_hidden PATH NAME: not a name in the directory, not an xattr.
+# stream_hidden PATH NAME: not a name in the directory (the xattrs are
+# checked with the file).
 stream_hidden() {
 	_out=$(stat "$MNT/$1:$2" 2>&1)
 	case $_out in
 	*"No such file"*) ;;
 	*) echo "#   stat $1:$2: $_out"; return 1 ;;
 	esac
-	if "$WALK" xattrs "$MNT" | grep -q "	user.$2	"; then
-		echo "#   user.$2 listed"
-		return 1
-	fi
 }
 
 # walk_ok DRIVER: the whole volume walked (readdir, stat, reads) with no
@@ -90,14 +114,6 @@ walk_ok() {
 	sort "/tmp/forms.$1.raw" >"/tmp/forms.$1.manifest"
 	grep ERROR "/tmp/forms.$1.manifest" | head -n 5 | sed 's/^/#   /'
 	[ $_rc = 0 ] && ! grep -q ERROR "/tmp/forms.$1.manifest"
-}
-
-# xattrs_none: listxattr and getxattr of every object succeed, no user.*.
-xattrs_none() {
-	_out=$("$WALK" xattrs "$MNT" 2>&1)
-	_rc=$?
-	[ -z "$_out" ] || echo "$_out" | head -n 5 | sed 's/^/#   /'
-	[ $_rc = 0 ] && [ -z "$_out" ]
 }
 
 no_damage() {
@@ -118,17 +134,17 @@ run() {	# DRIVER: ours | intree
 	fi
 	meta forms file >/tmp/forms.files
 	while IFS="$(printf '\t')" read -r p size sum; do
-		check "$d: $p: ls -l, stat (size $size), contents" file_ok "$p" "$size" "$sum"
+		check "$d: $p: ls -l, stat (size $size), contents, listxattr" \
+			file_ok "$p" "$size" "$sum"
 	done </tmp/forms.files
 	meta forms dir >/tmp/forms.dirs
 	while IFS="$(printf '\t')" read -r p n; do
-		check "$d: $p/: lists $n entries, absent name ENOENT" dir_ok "$p" "$n"
+		check "$d: $p/: lists $n entries, absent name ENOENT, listxattr" dir_ok "$p" "$n"
 	done </tmp/forms.dirs
 	meta forms stream >/tmp/forms.streams
 	while IFS="$(printf '\t')" read -r p name size sum; do
 		check "$d: $p:$name ($size bytes) is not exposed" stream_hidden "$p" "$name"
 	done </tmp/forms.streams
-	check "$d: listxattr of every object, no user.* name" xattrs_none
 	check "$d: the walk of the volume has no error" walk_ok "$d"
 	check "$d: no kernel message about damage" no_damage
 	umount "$MNT"
@@ -141,8 +157,8 @@ if ! DEV=$(vol_dev forms); then
 fi
 n=$(meta forms form | wc -l)
 f=$(meta forms file | wc -l)
-check "special.meta describes the forms ($n, want 11 or more) and files ($f, want 22 or more)" \
-	test "$n" -ge 11 -a "$f" -ge 22
+check "special.meta describes the forms ($n, want 11 or more) and files ($f, want 23 or more)" \
+	test "$n" -ge 11 -a "$f" -ge 23
 run ours
 run intree
 use_driver ours

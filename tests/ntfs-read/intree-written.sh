@@ -77,9 +77,9 @@ CUT="cut/truncated.bin cut/redirected.bin"
 
 # record_form RECORD-FILE: from one raw MFT record (update sequence still
 # applied), "DATA" and how the unnamed $DATA is stored ("resident SIZE" or
-# "non-resident LOWEST-VCN HIGHEST-VCN ALLOCATED SIZE INITIALIZED
-# FIRST-MAPPING-PAIRS-BYTE"), then "ATTRS" and each attribute as
-# TYPE(hex)/r|n.
+# "non-resident LOWEST-VCN HIGHEST-VCN ALLOCATED SIZE INITIALIZED pairs
+# BYTES", the bytes from the mapping pairs offset to the end of the
+# attribute in hex), then "ATTRS" and each attribute as TYPE(hex)/r|n.
 record_form() {
 	od -An -v -tu1 "$1" | awk '
 	{ for (i = 1; i <= NF; i++) b[n++] = $i }
@@ -98,9 +98,12 @@ record_form() {
 				continue
 			if (!b[o + 8])
 				data = "DATA resident " d(o + 16)
-			else
+			else {
 				data = "DATA non-resident " q(o + 16) " " sq(o + 24) " " q(o + 40) " " \
-					q(o + 48) " " q(o + 56) " " b[o + w(o + 32)]
+					q(o + 48) " " q(o + 56) " pairs"
+				for (i = o + w(o + 32); i < o + d(o + 4); i++)
+					data = data sprintf(" %02x", b[i])
+			}
 		}
 		print data "; " attrs
 	}'
@@ -125,12 +128,14 @@ record_size() {
 	fi
 }
 
-left_empty() {	# PATH: the in-tree driver left a non-resident $DATA with no runs
+# left_empty PATH: the in-tree driver left a non-resident $DATA with no
+# runs (lowest VCN 0, highest -1, sizes 0; whatever its mapping pairs).
+left_empty() {
 	_f=$(mft_record "$1")
-	case $_f in
-	"DATA non-resident 0 -1 0 0 0 0;"*) return 0 ;;
-	esac
 	echo "#   $1: $_f"
+	case $_f in
+	"DATA non-resident 0 -1 0 0 0 pairs"*) return 0 ;;
+	esac
 	return 1
 }
 

@@ -417,7 +417,8 @@ static struct nameset dirs_seen;	/* inode numbers of the directories walked */
 
 /* ---- xattrs ---- */
 
-static void get_xattr(const char *path, const char *name, int listed)
+/* 0, or -1 when the name is not listed and ntfs3 does not know it. */
+static int get_xattr(const char *path, const char *name, int listed)
 {
 	char op[300];
 	ssize_t len, r;
@@ -426,9 +427,11 @@ static void get_xattr(const char *path, const char *name, int listed)
 	note(op, path);
 	len = lgetxattr(path, name, NULL, 0);	/* the size alone */
 	if (len < 0) {
-		if (errno != ENODATA && (listed || errno != EOPNOTSUPP))
+		if (!listed && errno == EOPNOTSUPP)
+			return -1;
+		if (errno != ENODATA)
 			fail(op, path, errno);
-		return;
+		return 0;
 	}
 	r = lgetxattr(path, name, buf, 65536);
 	if (r < 0) {
@@ -437,6 +440,7 @@ static void get_xattr(const char *path, const char *name, int listed)
 	} else if (r != len) {
 		failx(op, path, E_DIFF, "%zd bytes, the size query said %zd", r, len);
 	}
+	return 0;
 }
 
 static void do_xattrs(const char *path)
@@ -449,6 +453,7 @@ static void do_xattrs(const char *path)
 		"system.ntfs_times_be", "system.ntfs_crtime", "system.ntfs_crtime_be",
 	};
 	static char names[65536];
+	static int unknown[sizeof(sys) / sizeof(sys[0])];	/* EOPNOTSUPP once: not asked again this case */
 	ssize_t n, len;
 
 	if (!(mask & 1))
@@ -474,7 +479,8 @@ static void do_xattrs(const char *path)
 	}
 sys:
 	for (unsigned int i = 0; mask & 2 && i < sizeof(sys) / sizeof(sys[0]); i++)
-		get_xattr(path, sys[i], 0);
+		if (!unknown[i] && get_xattr(path, sys[i], 0) < 0)
+			unknown[i] = 1;
 }
 
 /* ---- NFS file handles ---- */

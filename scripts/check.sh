@@ -94,10 +94,13 @@ for boot in $BOOTS; do
 		export EXTRA_OVERLAY=${EXTRA_OVERLAY:-$BUILD/fuzz/overlay}
 		"$S/ntfs-fuzz.sh" overlay "$EXTRA_OVERLAY" ;;
 	esac
+	# Per test; the fuzzer's 300 cases and regression set need more.
+	tt=${TEST_TIMEOUT:-900}
+	case " $suites " in *" ntfs-fuzz "*) tt=${TEST_TIMEOUT:-1200} ;; esac
 	set +e
 	name=check-$(echo "$spec" | tr '+' '-')
 	MODE=check SUITES="$suites" NAME="$name" ICOUNT=$ic \
-		TIMEOUT="$tmo" TEST_TIMEOUT="${TEST_TIMEOUT:-900}" "$S/vm.sh" "$V"
+		TIMEOUT="$tmo" TEST_TIMEOUT="$tt" "$S/vm.sh" "$V"
 	rc=$?
 	set -e
 	"$S/results.py" --name "vm-$spec" --results "$LOGS/boot-$name/results.log" \

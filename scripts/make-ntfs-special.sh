@@ -786,21 +786,20 @@ FORMS="empty:empty-nr.bin stale:empty-stale.bin empty:empty-nr-ads.bin empty:emp
 STREAMS="empty-nr-ads.bin:info empty-both.bin:gone data-ads-empty.bin:gone"
 fill_forms() {
 	: >empty-res.bin
-	h gen empty-nr.bin 20000 rand
-	h gen empty-stale.bin 20000 rand
-	h gen empty-nr-ads.bin 20000 rand
+	for f in empty-nr.bin empty-stale.bin empty-nr-ads.bin empty-both.bin; do
+		yes "$f" | head -c 20000 >"$f"
+	done
 	printf 'a stream on an empty file\n' >empty-nr-ads.bin:info
-	h gen empty-both.bin 20000 rand
-	h gen empty-both.bin:gone 9000 rand
-	h gen data-ads-empty.bin 9000 rand
-	h gen data-ads-empty.bin:gone 9000 rand
+	yes gone | head -c 9000 >empty-both.bin:gone
+	yes 'data with an empty stream' | head -c 9000 >data-ads-empty.bin
+	yes gone | head -c 9000 >data-ads-empty.bin:gone
 	truncate -s 1048576 sparse-empty.bin
-	h gen sparse-empty.bin 4096 rand 500000
+	printf 'in a sparse file\n' | dd of=sparse-empty.bin bs=4096 seek=122 conv=notrunc 2>/dev/null
 	mkdir compressed links emptydir dir-nr
 	setfattr -n system.ntfs_attrib_be -v 0x00000800 compressed
-	h gen compressed/empty.bin 100000 text
+	yes 'compressible text' | head -c 100000 >compressed/empty.bin
 	# 12 long names: $FILE_NAMEs in extension records, an $ATTRIBUTE_LIST
-	h gen "$LINK" 20000 rand
+	yes links | head -c 20000 >"$LINK"
 	for i in 01 02 03 04 05 06 07 08 09 10 11; do
 		ln "$LINK" "$(echo "$LINK" | sed "s/-00-/-$i-/")"
 	done

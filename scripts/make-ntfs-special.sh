@@ -787,7 +787,7 @@ STREAMS="empty-nr-ads.bin:info empty-both.bin:gone data-ads-empty.bin:gone"
 fill_forms() {
 	: >empty-res.bin
 	for f in empty-nr.bin empty-stale.bin empty-nr-ads.bin empty-both.bin; do
-		yes "$f" | head -c 20000 >"$f"
+		yes "the bytes of $f" | head -c 20000 >"$f"
 	done
 	printf 'a stream on an empty file\n' >empty-nr-ads.bin:info
 	yes gone | head -c 9000 >empty-both.bin:gone

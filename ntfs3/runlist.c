@@ -155,6 +155,9 @@ static int ntfs_mp_walk(const u8 *mp, size_t mp_len, u64 vcn, u64 end,
  * @cap: number of runs *@runs has room for
  * @why: set to the rule a corrupt extent breaks (for the error message)
  *
+ * An extent without VCNs (@highest_vcn + 1 == @lowest_vcn) has no runs:
+ * its mapping pairs are not looked at.
+ *
  * Checks the whole extent before it changes anything: every header has a
  * length size of 1 to 8 bytes and an offset size of 0 to 8 bytes, all of
  * which are within @mp_len; no run is empty; the LCN offsets add up without
@@ -192,6 +195,14 @@ int ntfs_decode_runs(const u8 *mp, size_t mp_len, u64 lowest_vcn,
 		*why = "lowest_vcn above highest_vcn + 1, or VCNs beyond 2^63";
 		return -EIO;
 	}
+
+	/*
+	 * An extent without VCNs has no runs, whatever bytes follow: a
+	 * stream cut to zero in place keeps its old mapping pairs (the
+	 * in-tree driver leaves them), and no reader decodes them.
+	 */
+	if (lowest_vcn == end)
+		return 0;
 
 	err = ntfs_mp_walk(mp, mp_len, lowest_vcn, end, total_clusters, NULL,
 			   &count, why);

@@ -65,20 +65,7 @@ def u8(b, o):
     return b[o]
 
 
-def u16(b, o):
-    return struct.unpack_from("<H", b, o)[0]
-
-
-def u32(b, o):
-    return struct.unpack_from("<I", b, o)[0]
-
-
-def u64(b, o):
-    return struct.unpack_from("<Q", b, o)[0]
-
-
-def s64(b, o):
-    return struct.unpack_from("<q", b, o)[0]
+u16, u32, u64, s64 = nfs.u16, nfs.u32, nfs.u64, nfs.s64
 
 
 class Corrupt(Exception):

@@ -60,6 +60,10 @@ def u64(b, o):
     return struct.unpack_from("<Q", b, o)[0]
 
 
+def s64(b, o):
+    return struct.unpack_from("<q", b, o)[0]
+
+
 def align8(n):
     return (n + 7) & ~7
 

@@ -142,6 +142,14 @@ int ntfs_stream_from_attr(struct ntfs_sb *sbi, struct ntfs_stream *ns,
 	ns->compressed = flags & NTFS_ATTR_COMPR_MASK;
 	ns->sparse = flags & NTFS_ATTR_SPARSE;
 	ns->encrypted = flags & NTFS_ATTR_ENCRYPTED;
+	/*
+	 * On a directory these flags are only the default for new files:
+	 * index blocks are always stored as they are.
+	 */
+	if (ns->type == NTFS_AT_INDEX_ALLOC) {
+		ns->compressed = false;
+		ns->encrypted = false;
+	}
 
 	if (!a->non_resident) {
 		u32 len = le32_to_cpu(a->r.value_length);

@@ -37,6 +37,7 @@ import struct
 
 M64 = (1 << 64) - 1
 END = 0xFFFFFFFF		# attribute type that ends a record's attribute list
+AT_STANDARD_INFORMATION = 0x10
 AT_ATTRIBUTE_LIST, AT_FILE_NAME, AT_DATA = 0x20, 0x30, 0x80
 AT_INDEX_ROOT, AT_INDEX_ALLOCATION, AT_BITMAP = 0x90, 0xA0, 0xB0
 AT_EA_INFORMATION, AT_EA = 0xD0, 0xE0
@@ -966,8 +967,30 @@ class Struct:
         replace_attr(rec, i, with_runs(a, a.runs + [(tail, None)], total - 1, alloc, dsize, init, sparse))
         rec.save()
         return "rec %d %s %s (%s): hole of 0x%x clusters appended; highest VCN 0x%x, alloc 0x%x, " \
-               "data 0x%x, initialized 0x%x%s" % (num, self.path(num), a.label(), group, tail, total - 1,
-                                                  alloc, dsize, init, "" if sparse else ", no sparse flag")
+               "data 0x%x, initialized 0x%x%s%s" % (num, self.path(num), a.label(), group, tail, total - 1,
+                                                    alloc, dsize, init, "" if sparse else ", no sparse flag",
+                                                    self.use_sds(img) if group == "sds" else "")
+
+    def use_sds(self, img):
+        """The base volumes keep a $SECURITY_DESCRIPTOR in every file, so
+        nothing would read $SDS: give the first regular file a security id
+        (0x100), and reading its system.ntfs_security indexes $SDS."""
+        f = self.regular[0]
+        rec = Record(img, f.num)
+        i, a = rec.get(AT_STANDARD_INFORMATION)
+        if a.nonres or len(a.value) < 0x30:
+            return ""
+        # The 72-byte (NTFS 3.x) form: owner id, security id, quota, USN.
+        value = a.value[:0x30] + struct.pack("<IIQQ", 0, 0x100, 0, 0)
+        old = rec.attrs[i]
+        voff = u16(old, 0x14)
+        b = bytearray(old[:voff]) + value
+        b += bytes(align8(len(b)) - len(b))
+        struct.pack_into("<I", b, 4, len(b))
+        struct.pack_into("<I", b, 0x10, len(value))
+        replace_attr(rec, i, b)
+        rec.save()
+        return "; rec %d %s: security id 0x100, so its system.ntfs_security reads $SDS" % (f.num, f.path)
 
     # -- s-forms
 

@@ -245,8 +245,7 @@ static int ntfs_iblock_pos(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64 vcn, 
 /* Report which rule a directory's index breaks; returns -EIO. */
 static int ntfs_index_bad(struct ntfs_inode *ni, const char *rule)
 {
-	ntfs_err_ratelimited(ni->vfs_inode.i_sb, ni->record, "$I30 index: %s", rule);
-	return -EIO;
+	return ntfs_err_ratelimited(ni->vfs_inode.i_sb, ni->record, "$I30 index: %s", rule);
 }
 
 /* Read and fix up block @vcn of @ni's index: the block, with a reference, or an ERR_PTR(). */
@@ -690,10 +689,11 @@ static bool ntfs_name_listable(const struct ntfs_file_name *fn, const char *buf,
 	const __le16 *u = fn->name;
 	u32 i;
 
+	/* Checked on the units: the conversion stops at a NUL. */
 	for (i = 0; i < fn->name_length; i++)
-		if (!u[i] || u[i] == cpu_to_le16('/'))
+		if (!u[i])
 			return false;
-	if (n <= 0 || memchr(buf, '/', n) || memchr(buf, 0, n))
+	if (n <= 0 || memchr(buf, '/', n))
 		return false;
 	return !(buf[0] == '.' && (n == 1 || (n == 2 && buf[1] == '.')));
 }

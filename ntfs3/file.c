@@ -36,8 +36,7 @@ static bool ntfs_is_i30(const struct ntfs_attr *a)
 /* Report which rule of the format a file breaks; returns -EIO. */
 static int ntfs_inode_bad(struct ntfs_inode *ni, const char *rule)
 {
-	ntfs_err_ratelimited(ni->vfs_inode.i_sb, ni->record, "%s", rule);
-	return -EIO;
+	return ntfs_err_ratelimited(ni->vfs_inode.i_sb, ni->record, "%s", rule);
 }
 
 static int ntfs_scan_attr(struct ntfs_inode *ni, struct ntfs_inode_scan *s,

@@ -121,8 +121,7 @@ void ntfs_inode_cache_destroy(void)
 /* Report which rule of the format a stream breaks; returns -EIO. */
 static int ntfs_stream_bad(struct ntfs_sb *sbi, const struct ntfs_stream *ns, const char *rule)
 {
-	ntfs_err_ratelimited(sbi->sb, ns->record, "attribute 0x%x: %s", ns->type, rule);
-	return -EIO;
+	return ntfs_err_ratelimited(sbi->sb, ns->record, "attribute 0x%x: %s", ns->type, rule);
 }
 
 /**

@@ -352,6 +352,6 @@ int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *o
 int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
 
 /* super.c */
-__printf(3, 4) void ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...);
+__printf(3, 4) int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...);
 
 #endif /* _NTFS3_NTFS3_H */

@@ -76,23 +76,17 @@ int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf)
 {
 	int err;
 
-	if (nr >= sbi->mft_records) {
-		ntfs_err_ratelimited(sbi->sb, nr, "referenced, but beyond the end of $MFT");
-		return -EIO;
-	}
+	if (nr >= sbi->mft_records)
+		return ntfs_err_ratelimited(sbi->sb, nr, "referenced, but beyond the end of $MFT");
 	err = ntfs_read_stream(sbi->mft, nr << sbi->record_bits, buf, sbi->record_size);
 	if (err)
 		return err;
-	if (ntfs_fixup(buf, sbi->record_size, NTFS_MAGIC_FILE)) {
-		ntfs_err_ratelimited(sbi->sb, nr,
-				     "no FILE magic, or update sequence broken (torn write)");
-		return -EIO;
-	}
-	if (ntfs_check_record_header(sbi, buf)) {
-		ntfs_err_ratelimited(sbi->sb, nr,
-				     "header: record size, bytes_in_use or attrs_offset out of bounds");
-		return -EIO;
-	}
+	if (ntfs_fixup(buf, sbi->record_size, NTFS_MAGIC_FILE))
+		return ntfs_err_ratelimited(sbi->sb, nr,
+					    "no FILE magic, or update sequence broken (torn write)");
+	if (ntfs_check_record_header(sbi, buf))
+		return ntfs_err_ratelimited(sbi->sb, nr,
+					    "header: record size, bytes_in_use or attrs_offset out of bounds");
 	return 0;
 }
 
@@ -275,8 +269,7 @@ static bool ntfs_recset_has(const struct ntfs_recset *rs, u64 nr)
 /* Report which rule of the format a file's records break; returns -EIO. */
 static int ntfs_recset_bad(const struct ntfs_recset *rs, const char *rule)
 {
-	ntfs_err_ratelimited(rs->sbi->sb, rs->base, "%s", rule);
-	return -EIO;
+	return ntfs_err_ratelimited(rs->sbi->sb, rs->base, "%s", rule);
 }
 
 /*

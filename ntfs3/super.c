@@ -24,20 +24,24 @@
  * @sb:		the volume
  * @nr:		MFT record of the object
  * @fmt:	what is wrong
+ *
+ * Return: -EIO, so that a refusal can report its rule and fail in one
+ * statement.
  */
-void ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...)
+int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...)
 {
 	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
 	struct va_format vaf;
 	va_list args;
 
 	if (!__ratelimit(&rs))
-		return;
+		return -EIO;
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
 	pr_err("ntfs3 (%s): record %llu: %pV\n", sb->s_id, nr, &vaf);
 	va_end(args);
+	return -EIO;
 }
 
 /* ---- options ----------------------------------------------------------- */
@@ -539,9 +543,7 @@ static bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi)
 	p = kmalloc(SZ_64K, GFP_KERNEL);
 	if (p && size >= 512 && !ntfs_read_stream(inode, 0, p, 512)) {
 		ps = get_unaligned_le32(p + 0x10);
-		/* An emptied journal has no header: 0xff all through. */
-		if (!memchr_inv(p, 0xff, 512))
-			ps = 4096;
+		/* No usable page size (an emptied journal is 0xff throughout): 4 KiB. */
 		if (ps < 512 || ps > SZ_64K || !is_power_of_2(ps))
 			ps = 4096;
 		for (i = 0; i < 2 && clean < 0 && (u64)(i + 1) * ps <= size; i++)

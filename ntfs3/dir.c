@@ -840,7 +840,9 @@ static struct dentry *ntfs_lookup(struct inode *dir, struct dentry *dentry, unsi
 	inode = ntfs_iget(dir->i_sb, NTFS_REF_RECORD(ref));
 	if (!IS_ERR(inode) && NTFS_I(inode)->seq != NTFS_REF_SEQ(ref)) {
 		iput(inode);
-		inode = ERR_PTR(-EIO);
+		inode = ERR_PTR(ntfs_err_ratelimited(dir->i_sb, dir->i_ino,
+						     "an entry names record %llu with another sequence number",
+						     NTFS_REF_RECORD(ref)));
 	}
 	return d_splice_alias(inode, dentry);
 }

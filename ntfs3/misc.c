@@ -393,7 +393,9 @@ int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 		rp = kmalloc(len, GFP_NOFS);
 		if (!rp)
 			return -ENOMEM;
-		err = a->nr.lowest_vcn ? -EIO :
+		err = a->nr.lowest_vcn ?
+		      ntfs_err_ratelimited(inode->i_sb, inode->i_ino,
+					   "$REPARSE_POINT in extents") :
 		      ntfs_read_nonres_attr(sbi, inode->i_ino, a, rp, len);
 	}
 	if (!err) {
@@ -557,7 +559,8 @@ static int ntfs_read_ea_value(struct inode *inode, void **buf, u32 *len)
 		size = a->non_resident ? le64_to_cpu(a->nr.data_size) :
 					 le32_to_cpu(a->r.value_length);
 		if (size > NTFS_MAX_EA_SIZE || (a->non_resident && a->nr.lowest_vcn)) {
-			err = -EIO;
+			err = ntfs_err_ratelimited(inode->i_sb, inode->i_ino,
+						   "$EA over 64 KiB or in extents");
 			break;
 		}
 		*buf = kmalloc(size ? size : 1, GFP_NOFS);
@@ -830,7 +833,8 @@ struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 		if (!a->non_resident || !a->nr.lowest_vcn) {
 			/* Two first extents (or two values): corrupt, not a leak. */
 			if (first) {
-				err = -EIO;
+				err = ntfs_err_ratelimited(sb, nr,
+							   "attribute 0x%x: two first extents", type);
 				break;
 			}
 			first = a;
@@ -967,7 +971,8 @@ static int ntfs_legacy_sd_get(struct inode *inode, void **out, u32 *len)
 		size = a->non_resident ? le64_to_cpu(a->nr.data_size) :
 					 le32_to_cpu(a->r.value_length);
 		if (size > 65536 || (a->non_resident && a->nr.lowest_vcn)) {
-			err = -EIO;
+			err = ntfs_err_ratelimited(inode->i_sb, inode->i_ino,
+						   "$SECURITY_DESCRIPTOR over 64 KiB or in extents");
 			break;
 		}
 		*out = kmalloc(size ? size : 1, GFP_NOFS);

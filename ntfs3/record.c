@@ -221,6 +221,12 @@ void ntfs_recset_free(struct ntfs_recset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+/* Report which rule of the format a file's records break; returns -EIO. */
+static int ntfs_recset_bad(const struct ntfs_recset *rs, const char *rule)
+{
+	return ntfs_err_ratelimited(rs->sbi->sb, rs->base, "%s", rule);
+}
+
 static int ntfs_recset_add(struct ntfs_sb *sbi, struct ntfs_recset *rs, u64 nr)
 {
 	void **grown;
@@ -232,7 +238,7 @@ static int ntfs_recset_add(struct ntfs_sb *sbi, struct ntfs_recset *rs, u64 nr)
 		unsigned int cap = rs->cap ? 2 * rs->cap : 4;
 
 		if (cap > NTFS_MAX_EXT_RECORDS)
-			return -EIO;
+			return ntfs_recset_bad(rs, "more than 4096 extension records");
 		grown = krealloc_array(rs->rec, cap, sizeof(*grown), GFP_NOFS);
 		if (!grown)
 			return -ENOMEM;
@@ -264,12 +270,6 @@ static bool ntfs_recset_has(const struct ntfs_recset *rs, u64 nr)
 		if (rs->recnr[i] == nr)
 			return true;
 	return false;
-}
-
-/* Report which rule of the format a file's records break; returns -EIO. */
-static int ntfs_recset_bad(const struct ntfs_recset *rs, const char *rule)
-{
-	return ntfs_err_ratelimited(rs->sbi->sb, rs->base, "%s", rule);
 }
 
 /*

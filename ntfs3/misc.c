@@ -833,8 +833,8 @@ struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 		if (!a->non_resident || !a->nr.lowest_vcn) {
 			/* Two first extents (or two values): corrupt, not a leak. */
 			if (first) {
-				err = ntfs_err_ratelimited(sb, nr,
-							   "attribute 0x%x: two first extents", type);
+				err = ntfs_err_ratelimited(sb, nr, "attribute 0x%x: %s", type,
+							   "two first extents");
 				break;
 			}
 			first = a;

@@ -17,7 +17,7 @@ S := scripts
 CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests default:ntfs-big \
 	rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
-.PHONY: all run check fuzz bench bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
+.PHONY: all run check fuzz bench tools install xfstests xfstests-smoke bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help
 
 all: help
@@ -37,9 +37,29 @@ help:
 	@echo "make check-series   build every patch of the series and checkpatch it"
 	@echo "make kernel         build one kernel (VARIANT=...)"
 	@echo "make selftest-harness  prove the harness catches failures, oopses and hangs"
+	@echo "make tools          build fsck.ntfs3 (tools/) into build/tools/"
+	@echo "make install        install fsck.ntfs3 and its man page (DESTDIR=, PREFIX=/usr)"
+	@echo "make xfstests       fstests in QEMU against our ntfs3 (TESTS=, GROUP=, DRIVER=intree, XFSTESTS_SRC=)"
+	@echo "make xfstests-smoke a short fstests list (about 10 tests)"
 
 deps:
 	@$(S)/deps.sh
+
+# Userspace tools (tools/Makefile builds them on its own too).
+tools:
+	@$(MAKE) -s -C tools O=$(CURDIR)/build/tools
+
+PREFIX ?= /usr
+install: tools
+	@$(MAKE) -s -C tools O=$(CURDIR)/build/tools DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) install
+
+# fstests inside QEMU (hours under TCG; not part of make check).
+xfstests:
+	@TESTS="$(TESTS)" GROUP="$(GROUP)" DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" \
+		VARIANT="$(VARIANT)" $(S)/xfstests.sh
+
+xfstests-smoke:
+	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" $(S)/xfstests.sh
 
 run:
 	@$(S)/run.sh $(VARIANT)

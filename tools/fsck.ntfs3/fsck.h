@@ -8,6 +8,7 @@
  *
  *   volume.c    device access, boot sectors, loading $MFT, fixups
  *   records.c   every record in use: header, attributes, runlists, sizes
+ *   runs.c      decoding mapping pairs
  *   attrlist.c  $ATTRIBUTE_LIST against the extension records
  *   stream.c    reading an attribute's value (resident or through its runs)
  *   clusters.c  $MFTMirr, $MFT:$BITMAP, cluster ownership against $Bitmap
@@ -165,7 +166,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n, size_t size);
 
 /* volume.c */
-int vol_open(struct vol *v, const char *path, u64 offset);
+int vol_open(struct vol *v, const char *path, u64 offset, u64 length);
 int vol_read(struct vol *v, u64 pos, void *buf, size_t len);
 int vol_check_boot(struct vol *v);
 int vol_load_mft(struct vol *v);

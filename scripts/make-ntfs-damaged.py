@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""make-ntfs-damaged.py: one class of damage done to a clean NTFS volume,
+for the fsck.ntfs3 host test (tests/host/fsck-ntfs3.sh, tests/fsck/README.md).
+
+    make-ntfs-damaged.py --class CLASS SRC DST    DST = SRC with that damage
+    make-ntfs-damaged.py --list                   the classes, one a line
+
+CLASS is the problem class fsck.ntfs3 must report, and only that class
+("[CLASS] ..." lines, exit 4): each damage changes exactly one thing and
+keeps everything else consistent.  The edits go through the structural
+mutator of the corruption fuzzer (scripts/ntfs_fuzz_struct.py) and the
+volume parser of scripts/ntfs-fuzz-gen.py: MFT records and INDX blocks
+are written back with their update sequence arrays applied again, records
+0-3 also to $MFTMirr (but for the damage that is the mirror), and a
+record's attributes are laid out again with their sizes after an edit.
+
+SRC is meant to be a volume of scripts/make-fsck-images.sh (it has the
+files named below: /dir/file-N.txt, /dir/sub/deep.txt, /cross/one.bin and
+two.bin, /big.txt, /links/ with an $ATTRIBUTE_LIST); the whole image is
+held in memory, so keep it small.  Prints what it did on stdout.
+
+Format facts: the Linux-NTFS project's documentation and the libyal NTFS
+document; this is an independent implementation.
+"""
+import importlib.util
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ntfs_fuzz_struct as nfs  # noqa: E402  (records, fixups, indexes)
+
+_spec = importlib.util.spec_from_file_location("ntfs_fuzz_gen", os.path.join(HERE, "ntfs-fuzz-gen.py"))
+gen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen)		# the volume parser (Volume, File)
+
+u16, u32, u64 = nfs.u16, nfs.u32, nfs.u64
+MFT_RECORD_IN_USE = 0x0001
+SDS_MIRROR = 0x40000		# $SDS keeps every descriptor twice, 256 KiB apart
+
+
+class Damage:
+    """The source volume, parsed, and an Image (a copy being edited)."""
+
+    def __init__(self, src):
+        self.vol = gen.Volume(src)
+        self.img = nfs.Image(self.vol)
+        self.img.load_bitmap()
+
+    # -- lookups
+
+    def num(self, path):
+        """Record number of the base record of the file at path."""
+        for f in self.vol.files.values():
+            if f.path == path and not (f.base and f.base != f.num):
+                return f.num
+        raise SystemExit("make-ntfs-damaged: %s not on the volume" % path)
+
+    def nonres(self, num, atype=nfs.AT_DATA, name=""):
+        """(Record, index, Attr) of a non-resident attribute in one run."""
+        rec = nfs.Record(self.img, num)
+        i, a = rec.get(atype, name)
+        if not a.nonres or len(a.runs) != 1 or a.runs[0][1] is None:
+            raise SystemExit("make-ntfs-damaged: rec %d 0x%x is not one run" % (num, atype))
+        return rec, i, a
+
+    # -- bitmaps (plain streams: no fixups)
+
+    def bit(self, m, n):
+        return self.img.sread(m, n // 8, 1)[0] >> (n % 8) & 1
+
+    def set_bit(self, m, n, value):
+        byte = self.img.sread(m, n // 8, 1)[0]
+        byte = byte | 1 << (n % 8) if value else byte & ~(1 << (n % 8))
+        self.img.swrite(m, n // 8, bytes([byte]))
+
+    def cluster_bits(self, lcn, n, value):
+        for c in range(lcn, lcn + n):
+            self.set_bit(self.img.bitmap, c, value)
+
+    def mft_bitmap(self):
+        """$MFT:$BITMAP (non-resident in every volume mkntfs makes)."""
+        rec = nfs.Record(self.img, 0)
+        _, a = rec.get(nfs.AT_BITMAP)
+        if not a.nonres:
+            raise SystemExit("make-ntfs-damaged: resident $MFT:$BITMAP")
+        return nfs.Mapping(self.img.cs, a.runs)
+
+    def save(self, dst):
+        with open(dst + ".new", "wb") as f:
+            f.write(self.img.buf)
+        os.replace(dst + ".new", dst)
+
+
+# ---------------------------------------------------------------- the damages
+# Each takes a Damage and returns what it did.  Their names (underscores
+# for dashes) are the classes fsck.ntfs3 prints.
+
+def leaked_cluster(d):
+    """A free cluster's $Bitmap bit set: a cluster in use that no file owns."""
+    total = d.vol.clusters
+    for lcn in list(range(total // 2, total)) + list(range(total // 2)):
+        if not d.bit(d.img.bitmap, lcn):
+            d.cluster_bits(lcn, 1, 1)
+            return "$Bitmap bit of free cluster %d set" % lcn
+    raise SystemExit("make-ntfs-damaged: no free cluster")
+
+
+def cross_linked_cluster(d):
+    """/cross/one.bin's run pointed at /cross/two.bin's clusters (the same
+    count); its own clusters freed in $Bitmap, so only the sharing is wrong."""
+    one, two = d.num("/cross/one.bin"), d.num("/cross/two.bin")
+    rec, i, a = d.nonres(one)
+    _, _, b = d.nonres(two)
+    (n, old), (m, lcn) = a.runs[0], b.runs[0]
+    if n != m:
+        raise SystemExit("make-ntfs-damaged: one.bin and two.bin differ in clusters")
+    nfs.replace_attr(rec, i, nfs.with_runs(a, [(n, lcn)], a.highest, a.alloc, a.dsize, a.init))
+    rec.save()
+    d.cluster_bits(old, n, 0)
+    return "rec %d /cross/one.bin: run of %d clusters moved from LCN %d to LCN %d (rec %d's), " \
+        "clusters %d-%d freed in $Bitmap" % (one, n, old, lcn, two, old, old + n - 1)
+
+
+def cluster_bitmap(d):
+    """The $Bitmap bit of /big.txt's first cluster cleared."""
+    num = d.num("/big.txt")
+    _, _, a = d.nonres(num)
+    lcn = a.runs[0][1]
+    if not d.bit(d.img.bitmap, lcn):
+        raise SystemExit("make-ntfs-damaged: cluster %d already free" % lcn)
+    d.cluster_bits(lcn, 1, 0)
+    return "$Bitmap bit of cluster %d (rec %d /big.txt) cleared" % (lcn, num)
+
+
+def mft_bitmap(d):
+    """The $MFT:$BITMAP bit of /dir/file-4.txt's record (in use) cleared."""
+    num = d.num("/dir/file-4.txt")
+    m = d.mft_bitmap()
+    if not d.bit(m, num):
+        raise SystemExit("make-ntfs-damaged: $MFT:$BITMAP bit %d already clear" % num)
+    d.set_bit(m, num, 0)
+    return "$MFT:$BITMAP bit of rec %d /dir/file-4.txt cleared" % num
+
+
+def orphan(d):
+    """/dir/sub/deep.txt's entry removed from /dir/sub's $INDEX_ROOT (the
+    index header and the attribute's sizes follow): only the entry is gone."""
+    parent, num = d.num("/dir/sub"), d.num("/dir/sub/deep.txt")
+    ix = nfs.Dir(d.img, d.vol, parent)
+    if ix.map is not None:
+        raise SystemExit("make-ntfs-damaged: /dir/sub has INDX blocks")
+    keep = [e for e in ix.root if e.last or e.ref & ((1 << 48) - 1) != num]
+    if len(keep) != len(ix.root) - 1:
+        raise SystemExit("make-ntfs-damaged: deep.txt not once in /dir/sub's root")
+    ix.set_node("root", keep)
+    ix.save()
+    return "entry of rec %d deep.txt removed from rec %d /dir/sub's $INDEX_ROOT" % (num, parent)
+
+
+def index_order(d):
+    """/cross/one.bin's and two.bin's entries (names of equal length)
+    swapped in /cross's $INDEX_ROOT."""
+    parent = d.num("/cross")
+    ix = nfs.Dir(d.img, d.vol, parent)
+    names = ["".join(map(chr, e.name())) if not e.last else None for e in ix.root]
+    try:
+        i, j = names.index("one.bin"), names.index("two.bin")
+    except ValueError:
+        raise SystemExit("make-ntfs-damaged: /cross's root lacks one.bin or two.bin")
+    root = list(ix.root)
+    root[i], root[j] = root[j], root[i]
+    ix.set_node("root", root)
+    ix.save()
+    return "entries one.bin and two.bin swapped in rec %d /cross's $INDEX_ROOT" % parent
+
+
+def index_entry(d):
+    """/dir/sub/deep.txt's record (resident only) freed: the in-use flag
+    and its $MFT:$BITMAP bit cleared; /dir/sub's entry still names it."""
+    num = d.num("/dir/sub/deep.txt")
+    rec = d.img.record(num)
+    if any(a.nonres for a in d.vol.files[num].attrs):
+        raise SystemExit("make-ntfs-damaged: deep.txt has non-resident attributes")
+    struct.pack_into("<H", rec, 0x16, u16(rec, 0x16) & ~MFT_RECORD_IN_USE)
+    d.img.put_record(num, rec)
+    d.set_bit(d.mft_bitmap(), num, 0)
+    return "rec %d /dir/sub/deep.txt: in-use flag and $MFT:$BITMAP bit cleared" % num
+
+
+def link_count(d):
+    """/dir/file-2.txt's header link count 1 -> 2 (one $FILE_NAME)."""
+    num = d.num("/dir/file-2.txt")
+    rec = d.img.record(num)
+    old = u16(rec, 0x12)
+    struct.pack_into("<H", rec, 0x12, old + 1)
+    d.img.put_record(num, rec)
+    return "rec %d /dir/file-2.txt: link count %d -> %d" % (num, old, old + 1)
+
+
+def mftmirr(d):
+    """One byte of $MFTMirr's copy of record 1 changed (a time in its
+    $STANDARD_INFORMATION), fixups valid; $MFT's record 1 unchanged."""
+    img, rs = d.img, d.img.rs
+    rec = img.read_protected(img.mirr, 1 * rs, rs)
+    off = u16(rec, 0x14)
+    while u32(rec, off) != nfs.AT_STANDARD_INFORMATION:
+        off += u32(rec, off + 4)
+    val = off + u16(rec, off + 0x14)
+    rec[val + 1] ^= 0x5A		# creation time, second byte
+    img.write_protected(img.mirr, 1 * rs, rec)
+    return "$MFTMirr's copy of rec 1: byte %d (in $STANDARD_INFORMATION) changed" % (val + 1)
+
+
+def fixup(d):
+    """/dir/file-3.txt's record (resident only) with its first sector's
+    check value differing from the update sequence number."""
+    num = d.num("/dir/file-3.txt")
+    if any(a.nonres for a in d.vol.files[num].attrs):
+        raise SystemExit("make-ntfs-damaged: file-3.txt has non-resident attributes")
+    rec = d.img.record(num)
+    d.img.write_protected(d.img.mft, num * d.img.rs, rec, torn=(1,))
+    return "rec %d /dir/file-3.txt: the end of sector 1 differs from the update sequence number" % num
+
+
+def runlist(d):
+    """/big.txt's mapping pairs terminator replaced by an invalid header
+    byte (a length field of 9 bytes): the one run before it is intact."""
+    num = d.num("/big.txt")
+    rec, i, a = d.nonres(num)
+    blob = bytearray(rec.attrs[i])
+    end = a.mp_off + len(nfs.pack_runs(a.runs)) - 1
+    if blob[end] != 0 or end >= a.length:
+        raise SystemExit("make-ntfs-damaged: /big.txt's terminator not where expected")
+    blob[end] = 0x09
+    rec.attrs[i] = blob
+    rec.save()
+    return "rec %d /big.txt $DATA: mapping pairs terminator at attribute offset %d -> 0x09" % (num, end)
+
+
+def attr_list(d):
+    """One entry of /links/00-...'s $ATTRIBUTE_LIST that names an
+    extension record pointed at /dir/file-1.txt's record instead."""
+    f = [g for g in d.vol.files.values() if g.path.startswith("/links/00-") and
+         not (g.base and g.base != g.num)]
+    if not f:
+        raise SystemExit("make-ntfs-damaged: no /links/00-*")
+    f = f[0]
+    wrong = d.vol.files[d.num("/dir/file-1.txt")]
+    for g, a, st, ents in d.vol.alists:
+        if g is not f:
+            continue
+        for off, ln, atype, ref in ents:
+            if ref & ((1 << 48) - 1) == f.num:
+                continue
+            new = struct.pack("<Q", wrong.num | wrong.seq << 48)
+            if st is None:		# resident: off is in the record
+                rec = d.img.record(f.num)
+                rec[off + 0x10:off + 0x18] = new
+                d.img.put_record(f.num, rec)
+            else:
+                d.img.swrite(nfs.Mapping(d.img.cs, [(n, lcn) for _, lcn, n in st.runs]), off + 0x10, new)
+            return "rec %d %s: $ATTRIBUTE_LIST entry at %d (type 0x%x in rec %d) -> rec %d /dir/file-1.txt" % (
+                f.num, f.path, off, atype, ref & ((1 << 48) - 1), wrong.num)
+    raise SystemExit("make-ntfs-damaged: no attribute list entry naming an extension record")
+
+
+def sdh_hash(d):
+    """One byte of the first security descriptor in $Secure:$SDS (the
+    first ACE's access mask of its DACL) changed in both copies: the
+    stored hash no longer matches."""
+    rec = nfs.Record(d.img, 9)
+    _, a = rec.get(nfs.AT_DATA, "$SDS")
+    m = nfs.Mapping(d.img.cs, a.runs)
+    if a.dsize <= SDS_MIRROR:
+        raise SystemExit("make-ntfs-damaged: $SDS has no second copy")
+    hdr = d.img.sread(m, 0, 20)
+    sid, off, ln = u32(hdr, 4), u64(hdr, 8), u32(hdr, 16)
+    sd = d.img.sread(m, off + 20, ln - 20)
+    dacl = u32(sd, 16)
+    if not sd[2 + 1] & 0x80 or not dacl or dacl + 8 + 8 > len(sd):
+        raise SystemExit("make-ntfs-damaged: first descriptor has no usable DACL")
+    pos = off + 20 + dacl + 8 + 4		# ACL header, ACE header, mask
+    for copy in (pos, pos + SDS_MIRROR):
+        b = d.img.sread(m, copy, 1)[0]
+        d.img.swrite(m, copy, bytes([b ^ 0x01]))
+    return "$SDS descriptor id 0x%x: DACL's first ACE mask byte at %d (and %d) changed" % (
+        sid, pos, pos + SDS_MIRROR)
+
+
+CLASSES = {name.replace("_", "-"): fn for name, fn in [
+    ("leaked_cluster", leaked_cluster), ("cross_linked_cluster", cross_linked_cluster),
+    ("cluster_bitmap", cluster_bitmap), ("mft_bitmap", mft_bitmap), ("orphan", orphan),
+    ("index_order", index_order), ("index_entry", index_entry), ("link_count", link_count),
+    ("mftmirr", mftmirr), ("fixup", fixup), ("runlist", runlist), ("attr_list", attr_list),
+    ("sdh_hash", sdh_hash)]}
+
+
+def main():
+    a = sys.argv[1:]
+    if a == ["--list"]:
+        for name, fn in CLASSES.items():
+            print("%-22s %s" % (name, " ".join(fn.__doc__.split())))
+        return
+    if len(a) != 4 or a[0] != "--class" or a[1] not in CLASSES:
+        raise SystemExit("usage: make-ntfs-damaged.py --class CLASS SRC DST\n"
+                         "       make-ntfs-damaged.py --list\n"
+                         "classes: " + " ".join(CLASSES))
+    d = Damage(a[2])
+    what = CLASSES[a[1]](d)
+    d.save(a[3])
+    print("%s: %s" % (a[1], what))
+
+
+if __name__ == "__main__":
+    main()

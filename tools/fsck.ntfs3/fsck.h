@@ -167,6 +167,7 @@ void *xrealloc(void *p, size_t n, size_t size);
 
 /* volume.c */
 int vol_open(struct vol *v, const char *path, u64 offset, u64 length);
+void vol_close(struct vol *v);
 int vol_read(struct vol *v, u64 pos, void *buf, size_t len);
 int vol_check_boot(struct vol *v);
 int vol_load_mft(struct vol *v);
@@ -223,7 +224,11 @@ struct index_walk {
 	void		*ctx;
 	u32		collation;	/* from $INDEX_ROOT */
 	u64		entries;	/* entries seen */
+	u32		block_size;	/* from $INDEX_ROOT */
+	u64		blocks;		/* index blocks reached */
 };
+/* index_walk: 0 sound, 1 problems reported, -ENOENT no such $INDEX_ROOT
+ * (not reported).  A nonzero return of w->entry stops the walk. */
 int index_walk(struct vol *v, struct index_walk *w);
 int name_collate(const struct vol *v, const __le16 *a, unsigned int la,
 		 const __le16 *b, unsigned int lb);

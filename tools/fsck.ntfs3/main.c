@@ -263,9 +263,11 @@ int main(int argc, char **argv)
 		return FSCK_FAILED;
 	if (vol_check_boot(&v) || vol_load_mft(&v)) {
 		summary(&v);
+		vol_close(&v);
 		return v.problems ? FSCK_ERRORS : FSCK_FAILED;
 	}
 	run_passes(&v);
 	summary(&v);
+	vol_close(&v);
 	return v.problems ? FSCK_ERRORS : FSCK_OK;
 }

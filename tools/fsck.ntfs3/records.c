@@ -392,6 +392,9 @@ static void check_contents(struct vol *v, u64 r)
 	u32 prev = 0;
 	char desc[300];
 
+	/* Sequence 0 is never handed out: references to it would match stale ones. */
+	if (r >= NTFS_FIRST_USER_INO && !v->recs[r].seq)
+		report(v, P_RECORD, r, "sequence", "record in use has sequence number 0");
 	for_each_attr(v, r, a) {
 		u32 type = le32(a->type);
 

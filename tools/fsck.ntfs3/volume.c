@@ -63,6 +63,21 @@ int vol_open(struct vol *v, const char *path, u64 offset, u64 length)
 	return 0;
 }
 
+/* Release what the passes kept in @v. */
+void vol_close(struct vol *v)
+{
+	free(v->mft);
+	free(v->recs);
+	free(v->upcase);
+	runs_free(&v->mft_runs);
+	if (v->fd >= 0)
+		close(v->fd);
+	v->mft = NULL;
+	v->recs = NULL;
+	v->upcase = NULL;
+	v->fd = -1;
+}
+
 /**
  * vol_read() - read @len bytes at byte @pos of the volume.
  * Return: 0, or -1 when the range is past the device or the read fails.
@@ -532,12 +547,13 @@ int vol_load_mft(struct vol *v)
 		       (unsigned long long)covered, (unsigned long long)bytes);
 		bytes = covered;
 	}
-	v->nrec = bytes / v->record_size;
-	if (v->nrec < NTFS_FIRST_USER_INO || v->nrec >= MAX_RECORDS) {
+	if (bytes / v->record_size < NTFS_FIRST_USER_INO ||
+	    bytes / v->record_size >= MAX_RECORDS) {
 		report(v, P_ATTR, 0, "$DATA", "$MFT holds %llu records",
-		       (unsigned long long)v->nrec);
+		       (unsigned long long)(bytes / v->record_size));
 		return -1;
 	}
+	v->nrec = bytes / v->record_size;
 	v->mft = xcalloc(v->nrec, v->record_size);
 	v->recs = xcalloc(v->nrec, sizeof(*v->recs));
 	if (mft_read_all(v, v->nrec * v->record_size))

@@ -17,7 +17,7 @@ S := scripts
 CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests default:ntfs-big \
 	rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
-.PHONY: all run check fuzz bench tools install xfstests xfstests-smoke bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
+.PHONY: all run check fuzz bench tools install xfstests xfstests-smoke deb deb-kernel check-distro bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help
 
 all: help
@@ -41,6 +41,9 @@ help:
 	@echo "make install        install fsck.ntfs3 and its man page (DESTDIR=, PREFIX=/usr)"
 	@echo "make xfstests       fstests in QEMU against our ntfs3 (TESTS=, GROUP=, DRIVER=intree, XFSTESTS_SRC=)"
 	@echo "make xfstests-smoke a short fstests list (about 10 tests)"
+	@echo "make deb            Debian packages: ntfs3-dkms and ntfs3-tools (build/deb/)"
+	@echo "make deb-kernel     a Debian package of our patched kernel (VARIANT=default|rt)"
+	@echo "make check-distro   our module via DKMS on Debian's own 6.12 kernel, in QEMU"
 
 deps:
 	@$(S)/deps.sh
@@ -60,6 +63,16 @@ xfstests:
 
 xfstests-smoke:
 	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" $(S)/xfstests.sh
+
+# Debian packaging (docs/install.md).
+deb:
+	@$(S)/deb.sh
+
+deb-kernel:
+	@$(S)/deb-kernel.sh $(VARIANT)
+
+check-distro:
+	@DISTRO_KERNEL="$(DISTRO_KERNEL)" $(S)/check-distro.sh
 
 run:
 	@$(S)/run.sh $(VARIANT)

@@ -15,7 +15,10 @@
 
 #include "fsck.h"
 
-#define FSCK_VERSION	"0.1"
+/* The project's version (top-level VERSION file), passed by tools/Makefile. */
+#ifndef FSCK_VERSION
+#define FSCK_VERSION	"unknown"
+#endif
 /* A fuzzed volume can produce millions of problems; print the first ones. */
 #define MAX_PRINTED	10000
 

@@ -28,7 +28,8 @@
 # FSCK_BENCH_DOC=1 also the results block of docs/bench/fsck.md.
 # Settings: FSCK_BENCH_VOLUMES (default "bigdir tree100k"),
 # FSCK_BENCH_ROWS (default "fsck ntfsfix mft-read ntfsls ntfsls-l"),
-# FSCK_BENCH_RUNS (3).  Needs root (drop_caches, FUSE to build tree100k).
+# FSCK_BENCH_RUNS (3), FSCK_BENCH_REV (build fsck.ntfs3 from this commit,
+# default: the work tree).  Needs root (drop_caches, FUSE to build tree100k).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
@@ -54,10 +55,26 @@ for t in ntfsfix ntfsls ntfsinfo mkntfs ntfs-3g python3 make; do
 done
 mkdir -p "$OUT" "$LOGS"
 
+# fsck.ntfs3 from the work tree, or with FSCK_BENCH_REV from that commit
+# (others' uncommitted edits then do not count).
+tools=$TOP/tools
+if [ -n "${FSCK_BENCH_REV:-}" ]; then
+	rev=$(git -C "$TOP" log -1 --format='%h %cs' "$FSCK_BENCH_REV" --) ||
+		die "no commit $FSCK_BENCH_REV"
+	rm -rf "$OUT/src"
+	mkdir -p "$OUT/src"
+	git -C "$TOP" archive "$FSCK_BENCH_REV" tools ntfs3/ntfs.h VERSION | tar -x -C "$OUT/src"
+	tools=$OUT/src/tools
+	FSCK=$OUT/tools/fsck.ntfs3
+else
+	rev=$(git -C "$TOP" log -1 --format='%h %cs' -- tools/fsck.ntfs3 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$TOP" status --porcelain -- tools/fsck.ntfs3 2>/dev/null)" ] ||
+		rev="$rev + uncommitted changes"
+fi
 case " $ROWS " in
 *" fsck "*)
-	say MAKE tools/fsck.ntfs3
-	make -s -C "$TOP/tools" O="$BUILD/tools" >"$LOGS/bench-fsck-build.log" 2>&1 ||
+	say MAKE "fsck.ntfs3 ($rev)"
+	make -s -C "$tools" O="$(dirname "$FSCK")" >"$LOGS/bench-fsck-build.log" 2>&1 ||
 		{ tail -n 20 "$LOGS/bench-fsck-build.log" >&2; die "fsck.ntfs3 does not build"; }
 	;;
 esac
@@ -120,9 +137,6 @@ for vol in $VOLUMES; do
 	images="$images $vol=$img"
 done
 
-rev=$(git -C "$TOP" log -1 --format='%h %cs' -- tools/fsck.ntfs3 2>/dev/null || echo unknown)
-[ -z "$(git -C "$TOP" status --porcelain -- tools/fsck.ntfs3 2>/dev/null)" ] ||
-	rev="$rev + uncommitted changes"
 export FSCK ROWS RUNS OUT
 # shellcheck disable=SC2086 # one argument per volume
 python3 "$TOP/bench/fsck/timing.py" --rev "$rev" $images >"$LOGS/bench-fsck.md.new"

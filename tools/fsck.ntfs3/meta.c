@@ -56,6 +56,20 @@ static struct ntfs_attr *find_attr(struct vol *v, u64 base, u32 type,
 	return NULL;
 }
 
+/* qsort() and bsearch() that accept an empty array (NULL is not allowed). */
+static void sort_array(void *base, size_t n, size_t size,
+		       int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
+
+static void *find_in_array(const void *key, const void *base, size_t n,
+			   size_t size, int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, base, n, size, cmp) : NULL;
+}
+
 /* Is @r a base record in use that passed check_records()? */
 static bool base_ok(const struct vol *v, u64 r)
 {
@@ -298,7 +312,36 @@ struct secure {
 	u32		*sii_ids;	/* keys of $SII, sorted after the walk */
 	size_t		nsii, capsii;
 	bool		sii_ok, sdh_ok;	/* walks completed */
+	/* Parts of $SDS not walked after a reported problem: what the
+	 * indexes say is there cannot be compared. */
+	struct sds_gap { u64 from, to; } *gaps;
+	size_t		ngaps, capgaps;
+	bool		sds_unread;	/* a read failed: nothing compares */
 };
+
+static void sds_gap_add(struct secure *sec, u64 from, u64 to)
+{
+	if (sec->ngaps == sec->capgaps) {
+		sec->capgaps = sec->capgaps ? 2 * sec->capgaps : 8;
+		sec->gaps = xrealloc(sec->gaps, sec->capgaps,
+				     sizeof(*sec->gaps));
+	}
+	sec->gaps[sec->ngaps].from = from;
+	sec->gaps[sec->ngaps++].to = to;
+}
+
+/* Was the $SDS entry at @off left unwalked after a problem was reported? */
+static bool sds_unwalked(const struct secure *sec, u64 off)
+{
+	size_t i;
+
+	if (sec->sds_unread)
+		return true;
+	for (i = 0; i < sec->ngaps; i++)
+		if (off >= sec->gaps[i].from && off < sec->gaps[i].to)
+			return true;
+	return false;
+}
 
 /*
  * sd_hash() - the hash $SDH keys a descriptor by: over the descriptor's
@@ -470,6 +513,7 @@ static u32 sds_block_walk(struct vol *v, struct secure *sec, u64 base,
 			       "entry at 0x%llx: offset field 0x%llx is not its position",
 			       (unsigned long long)(base + pos),
 			       (unsigned long long)le64(h.offset));
+			sds_gap_add(sec, base + pos, base + NTFS_SDS_BLOCK);
 			break;
 		}
 		if (len < SDS_HDR || len > plen - pos) {
@@ -478,6 +522,7 @@ static u32 sds_block_walk(struct vol *v, struct secure *sec, u64 base,
 			       (unsigned long long)(base + pos), len, SDS_HDR,
 			       plen - pos, plen < NTFS_SDS_BLOCK ?
 			       "end of the data" : "end of the 256 KiB block");
+			sds_gap_add(sec, base + pos, base + NTFS_SDS_BLOCK);
 			break;
 		}
 		sds_entry_check(v, sec, base, blk, pos, mir, mlen);
@@ -526,6 +571,9 @@ static void sds_walk(struct vol *v, struct secure *sec, struct stream *s)
 	u32 plen, mlen, blocks = 0;
 	size_t ri = 0;
 
+	/* A data size past the allocation was reported by check_records(). */
+	if (!s->resident && size > s->alloc_size)
+		size = s->alloc_size;
 	/* Bound the walk by what the volume can hold, whatever the sizes say. */
 	if (__builtin_mul_overflow(v->clusters, (u64)v->cluster_size, &limit))
 		limit = UINT64_MAX;
@@ -547,8 +595,10 @@ static void sds_walk(struct vol *v, struct secure *sec, struct stream *s)
 		       size - base - NTFS_SDS_BLOCK < NTFS_SDS_BLOCK ?
 		       size - base - NTFS_SDS_BLOCK : NTFS_SDS_BLOCK;
 		if (stream_read(v, s, base, blk, plen) ||
-		    (mlen && stream_read(v, s, base + NTFS_SDS_BLOCK, mir, mlen)))
+		    (mlen && stream_read(v, s, base + NTFS_SDS_BLOCK, mir, mlen))) {
+			sec->sds_unread = true;	/* runs reported already */
 			break;
+		}
 		sds_block_walk(v, sec, base, blk, plen, mir, mlen);
 		blocks++;
 	}
@@ -575,7 +625,7 @@ static struct sds_ent *sds_find(struct secure *sec, u32 id)
 {
 	struct sds_ent key = { .id = id };
 
-	return bsearch(&key, sec->ent, sec->n, sizeof(key), cmp_sds_id);
+	return find_in_array(&key, sec->ent, sec->n, sizeof(key), cmp_sds_id);
 }
 
 /* Sort the $SDS entries by id; two entries with one id are a problem. */
@@ -583,7 +633,7 @@ static void sds_sort(struct vol *v, struct secure *sec)
 {
 	size_t i;
 
-	qsort(sec->ent, sec->n, sizeof(*sec->ent), cmp_sds_id);
+	sort_array(sec->ent, sec->n, sizeof(*sec->ent), cmp_sds_id);
 	for (i = 1; i < sec->n; i++)
 		if (sec->ent[i].id == sec->ent[i - 1].id)
 			report(v, P_SECURE, NTFS_SECURE_INO, "$SDS",
@@ -661,6 +711,8 @@ static int sii_entry(struct vol *v, struct index_walk *w,
 	if (!d)
 		return 0;
 	ent = sds_find(sec, id);
+	if (!ent && sds_unwalked(sec, le64(d->offset)))
+		return 0;
 	if (!ent) {
 		report(v, P_SECURE, w->rec, w->name,
 		       "security id %u: no such entry in $SDS", id);
@@ -696,6 +748,8 @@ static int sdh_entry(struct vol *v, struct index_walk *w,
 	if (!d)
 		return 0;
 	ent = sds_find(sec, k[1]);
+	if (!ent && sds_unwalked(sec, le64(d->offset)))
+		return 0;
 	if (!ent) {
 		report(v, P_SECURE, w->rec, w->name,
 		       "security id %u: no such entry in $SDS", k[1]);
@@ -770,13 +824,13 @@ static void secure_ids_in_use(struct vol *v, struct secure *sec)
 	u64 r;
 	u32 id;
 
-	qsort(sec->sii_ids, sec->nsii, sizeof(u32), cmp_u32);
+	sort_array(sec->sii_ids, sec->nsii, sizeof(u32), cmp_u32);
 	for (r = 0; r < v->nrec; r++) {
 		id = v->recs[r].security_id;
 		if (!id || !base_ok(v, r))
 			continue;
-		if (!bsearch(&id, sec->sii_ids, sec->nsii, sizeof(u32),
-			     cmp_u32))
+		if (!find_in_array(&id, sec->sii_ids, sec->nsii, sizeof(u32),
+				   cmp_u32))
 			report(v, P_SECURE, r, "$STANDARD_INFORMATION",
 			       "security id %u is not defined in $Secure:$SII",
 			       id);
@@ -810,6 +864,7 @@ void check_secure(struct vol *v)
 		secure_ids_in_use(v, &sec);
 	free(sec.ent);
 	free(sec.sii_ids);
+	free(sec.gaps);
 }
 
 /* ------------------------------------------------------------------ */
@@ -977,7 +1032,7 @@ static int r_entry(struct vol *v, struct index_walk *w,
 	/* A record check_records() rejected was reported already. */
 	if (k.rec < v->nrec && v->recs[k.rec].state == REC_BAD)
 		return 0;
-	ent = bsearch(&k, rp->ent, rp->n, sizeof(k), cmp_rp_rec);
+	ent = find_in_array(&k, rp->ent, rp->n, sizeof(k), cmp_rp_rec);
 	if (!ent) {
 		report(v, P_REPARSE, w->rec, w->name,
 		       "lists record %llu (tag 0x%08x), which has no reparse point",

@@ -3,6 +3,7 @@
 for the fsck.ntfs3 host test (tests/host/fsck-ntfs3.sh, tests/fsck/README.md).
 
     make-ntfs-damaged.py --class CLASS SRC DST    DST = SRC with that damage
+    make-ntfs-damaged.py --all SRC DIR            DIR/CLASS.img for every class
     make-ntfs-damaged.py --list                   the classes, one a line
 
 CLASS is the problem class fsck.ntfs3 must report, and only that class
@@ -43,8 +44,8 @@ SDS_MIRROR = 0x40000		# $SDS keeps every descriptor twice, 256 KiB apart
 class Damage:
     """The source volume, parsed, and an Image (a copy being edited)."""
 
-    def __init__(self, src):
-        self.vol = gen.Volume(src)
+    def __init__(self, vol):
+        self.vol = vol
         self.img = nfs.Image(self.vol)
         self.img.load_bitmap()
 
@@ -240,12 +241,13 @@ def runlist(d):
 
 
 def attr_list(d):
-    """One entry of /links/00-...'s $ATTRIBUTE_LIST that names an
-    extension record pointed at /dir/file-1.txt's record instead."""
-    f = [g for g in d.vol.files.values() if g.path.startswith("/links/00-") and
-         not (g.base and g.base != g.num)]
+    """One entry of the $ATTRIBUTE_LIST of the many-named file in /links
+    that names an extension record pointed at /dir/file-1.txt's record
+    instead."""
+    f = [g for g in d.vol.files.values() if g.path.startswith("/links/") and not g.flags & 2 and
+         not (g.base and g.base != g.num) and any(a.type == nfs.AT_ATTRIBUTE_LIST for a in g.attrs)]
     if not f:
-        raise SystemExit("make-ntfs-damaged: no /links/00-*")
+        raise SystemExit("make-ntfs-damaged: no file in /links with an attribute list")
     f = f[0]
     wrong = d.vol.files[d.num("/dir/file-1.txt")]
     for g, a, st, ents in d.vol.alists:
@@ -297,20 +299,30 @@ CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("sdh_hash", sdh_hash)]}
 
 
+def make(vol, cls, dst):
+    """DST = the volume vol (parsed) with damage cls; prints what it did."""
+    d = Damage(vol)
+    what = CLASSES[cls](d)
+    d.save(dst)
+    print("%s: %s" % (cls, what))
+
+
 def main():
     a = sys.argv[1:]
     if a == ["--list"]:
         for name, fn in CLASSES.items():
             print("%-22s %s" % (name, " ".join(fn.__doc__.split())))
-        return
-    if len(a) != 4 or a[0] != "--class" or a[1] not in CLASSES:
+    elif len(a) == 4 and a[0] == "--class" and a[1] in CLASSES:
+        make(gen.Volume(a[2]), a[1], a[3])
+    elif len(a) == 3 and a[0] == "--all":
+        vol = gen.Volume(a[1])		# parsed once: Damage copies its bytes
+        for cls in CLASSES:
+            make(vol, cls, os.path.join(a[2], cls + ".img"))
+    else:
         raise SystemExit("usage: make-ntfs-damaged.py --class CLASS SRC DST\n"
+                         "       make-ntfs-damaged.py --all SRC DIR    (DIR/CLASS.img for each)\n"
                          "       make-ntfs-damaged.py --list\n"
                          "classes: " + " ".join(CLASSES))
-    d = Damage(a[2])
-    what = CLASSES[a[1]](d)
-    d.save(a[3])
-    print("%s: %s" % (a[1], what))
 
 
 if __name__ == "__main__":

@@ -883,4 +883,6 @@ module_exit(ntfs3_exit);
 
 MODULE_DESCRIPTION("NTFS filesystem (out-of-tree, read path)");
 MODULE_LICENSE("GPL");
+/* The project's version: VERSION at the top of the tree (tests/host/version.sh) */
+MODULE_VERSION("0.2.0");
 MODULE_ALIAS_FS("ntfs3");

@@ -318,6 +318,7 @@ struct owners {
 	struct extent	*ext;
 	size_t		n, cap;
 	bool		incomplete;	/* some owners unknown: leaks unknowable */
+	bool		overlaps;	/* a runlist points at others' clusters */
 };
 
 static void claim_bits(u64 *map, u64 lcn, u64 len)
@@ -418,28 +419,38 @@ static const char *extent_desc(struct vol *v, const struct extent *e, char *buf,
 	return attr_desc((const struct ntfs_attr *)(rec_buf(v, e->rec) + e->aoff), buf, len);
 }
 
+/* "cluster N" or "clusters A-B (n)" for clusters [first, end). */
+static const char *clusters_str(char *buf, size_t len, u64 first, u64 end)
+{
+	if (end - first == 1)
+		snprintf(buf, len, "cluster %llu", (unsigned long long)first);
+	else
+		snprintf(buf, len, "clusters %llu-%llu (%llu)", (unsigned long long)first,
+			 (unsigned long long)end - 1, (unsigned long long)(end - first));
+	return buf;
+}
+
 /* Clusters [lcn, end) are claimed by both @a (earlier) and @b. */
-static void report_overlap(struct vol *v, struct line_cap *cross,
+static void report_overlap(struct vol *v, struct owners *o, struct line_cap *cross,
 			   struct line_cap *self, const struct extent *a,
 			   const struct extent *b, u64 lcn, u64 end)
 {
-	char da[96], db[96];
+	char da[96], db[96], cl[80];
 	bool same = a->base == b->base;
 
+	o->overlaps = true;
 	if (!cap_allow(same ? self : cross))
 		return;
 	extent_desc(v, a, da, sizeof(da));
 	extent_desc(v, b, db, sizeof(db));
 	if (same)
 		report(v, P_RUNLIST, b->rec, db,
-		       "clusters %llu-%llu claimed twice by one file (also record %llu, %s)",
-		       (unsigned long long)lcn, (unsigned long long)end - 1,
-		       (unsigned long long)a->rec, da);
+		       "%s claimed twice by one file (also record %llu, %s)",
+		       clusters_str(cl, sizeof(cl), lcn, end), (unsigned long long)a->rec, da);
 	else
 		report(v, P_CROSSLINK, b->rec, db,
-		       "clusters %llu-%llu also belong to record %llu, %s",
-		       (unsigned long long)lcn, (unsigned long long)end - 1,
-		       (unsigned long long)a->rec, da);
+		       "%s also belong to record %llu, %s",
+		       clusters_str(cl, sizeof(cl), lcn, end), (unsigned long long)a->rec, da);
 }
 
 /*
@@ -459,7 +470,7 @@ static void find_overlaps(struct vol *v, struct owners *o)
 		u64 end = e->lcn + e->len;
 
 		if (far && e->lcn < far_end)
-			report_overlap(v, &cross, &self, far, e, e->lcn,
+			report_overlap(v, o, &cross, &self, far, e, e->lcn,
 				       end < far_end ? end : far_end);
 		if (!far || end > far_end) {
 			far = e;
@@ -505,14 +516,13 @@ static void report_unmarked(struct vol *v, struct owners *o, struct line_cap *c,
 		const struct extent *e = &o->ext[i];
 		u64 a = e->lcn > lcn ? e->lcn : lcn;
 		u64 b = e->lcn + e->len < end ? e->lcn + e->len : end;
-		char d[96];
+		char d[96], cl[80];
 
 		if (a >= b)
 			continue;
 		if (cap_allow(c))
 			report(v, P_UNMARKED, e->rec, extent_desc(v, e, d, sizeof(d)),
-			       "clusters %llu-%llu in use, clear in $Bitmap",
-			       (unsigned long long)a, (unsigned long long)b - 1);
+			       "%s in use, clear in $Bitmap", clusters_str(cl, sizeof(cl), a, b));
 		lcn = b;
 	}
 }
@@ -530,14 +540,13 @@ struct bitmap_cmp {
 static void flush_leak(struct vol *v, struct bitmap_cmp *b)
 {
 	struct clu_range *x = &b->leak;
+	char cl[80];
 
 	if (x->first == x->end)
 		return;
 	if (cap_allow(&b->leak_cap))
 		report(v, P_LEAKED, NO_REC, "$Bitmap",
-		       "clusters %llu-%llu (%llu) marked in use, no owner",
-		       (unsigned long long)x->first, (unsigned long long)x->end - 1,
-		       (unsigned long long)(x->end - x->first));
+		       "%s marked in use, no owner", clusters_str(cl, sizeof(cl), x->first, x->end));
 	x->first = x->end = 0;
 }
 
@@ -586,7 +595,7 @@ static void compare_word(struct vol *v, struct owners *o, struct bitmap_cmp *b,
 		flush_leak(v, b);
 	if (b->unmarked.first != b->unmarked.end && !(unmarked & 1))
 		flush_unmarked(v, o, b);
-	if (leak && !o->incomplete)
+	if (leak && !o->incomplete && !o->overlaps)
 		add_bits(v, o, b, true, lcn, leak);
 	if (unmarked)
 		add_bits(v, o, b, false, lcn, unmarked);
@@ -684,7 +693,13 @@ void check_clusters(struct vol *v)
 	claim_all(v, &o);
 	find_overlaps(v, &o);
 	check_bitmap_file(v, &o);
-	if (o.incomplete)
+	/*
+	 * Clusters set in $Bitmap without an owner are only reported when all
+	 * owners are known: a broken record or runlist hides its clusters, and
+	 * a runlist pointing at another file's clusters has usually left its
+	 * own ones behind - both already reported, leaks would repeat them.
+	 */
+	if (o.incomplete || o.overlaps)
 		checked(v, "clusters: some records or runlists are broken, "
 			"clusters set in $Bitmap without an owner are not reported");
 	checked(v, "clusters: %llu, %zu extents", (unsigned long long)v->clusters, o.n);

@@ -291,12 +291,129 @@ def sdh_hash(d):
         sid, pos, pos + SDS_MIRROR)
 
 
+def boot(d):
+    """One byte of the backup boot sector's volume serial number changed:
+    the backup disagrees with the primary."""
+    if d.vol.backup is None:
+        raise SystemExit("make-ntfs-damaged: no backup boot sector")
+    off = d.vol.backup + 0x48
+    d.img.write(off, bytes([d.img.read(off, 1)[0] ^ 0x5A]))
+    return "backup boot sector at byte %d: serial number byte 0x48 changed" % d.vol.backup
+
+
+def sizes(d):
+    """/big.txt's $DATA initialized size one byte above its data size
+    (still within the allocated size)."""
+    num = d.num("/big.txt")
+    rec, i, a = d.nonres(num)
+    if a.dsize + 1 > a.alloc:
+        raise SystemExit("make-ntfs-damaged: /big.txt has no slack in its last cluster")
+    blob = bytearray(rec.attrs[i])
+    struct.pack_into("<Q", blob, 0x38, a.dsize + 1)
+    rec.attrs[i] = blob
+    rec.save()
+    return "rec %d /big.txt $DATA: initialized size %d, data size %d" % (num, a.dsize + 1, a.dsize)
+
+
+def record(d):
+    """/dir/file-5.txt's header field "this record's number" changed (a
+    resident-only file, so nothing else depends on the record)."""
+    num = d.num("/dir/file-5.txt")
+    rec = d.img.record(num)
+    struct.pack_into("<I", rec, 0x2C, num + 1000)
+    d.img.put_record(num, rec)
+    return "rec %d /dir/file-5.txt: record number field %d" % (num, num + 1000)
+
+
+def attribute(d):
+    """/dir/file-6.txt's resident $DATA claims a value longer than the
+    attribute (a resident-only file)."""
+    num = d.num("/dir/file-6.txt")
+    rec = nfs.Record(d.img, num)
+    i, a = rec.get(nfs.AT_DATA)
+    if a.nonres:
+        raise SystemExit("make-ntfs-damaged: file-6.txt's $DATA is non-resident")
+    blob = bytearray(rec.attrs[i])
+    struct.pack_into("<I", blob, 0x10, 0x1000)
+    rec.attrs[i] = blob
+    rec.save()
+    return "rec %d /dir/file-6.txt $DATA: resident value length 0x1000 in a %d-byte attribute" % (
+        num, a.length)
+
+
+def volume(d):
+    """$Volume's $VOLUME_INFORMATION version 3.1 -> 4.1 (unknown)."""
+    rec = nfs.Record(d.img, 3)
+    i, a = rec.get(0x70)
+    blob = bytearray(rec.attrs[i])
+    voff = u16(blob, 0x14)
+    old = blob[voff + 8]
+    blob[voff + 8] = 4
+    rec.attrs[i] = blob
+    rec.save()
+    return "rec 3 $Volume: major version %d -> 4" % old
+
+
+def upcase(d):
+    """$UpCase maps 'a' to itself instead of to 'A'."""
+    rec = nfs.Record(d.img, 10)
+    _, a = rec.get(nfs.AT_DATA)
+    m = nfs.Mapping(d.img.cs, a.runs)
+    if d.img.sread(m, 2 * 0x61, 2) != b"A\0":
+        raise SystemExit("make-ntfs-damaged: $UpCase does not map 'a' to 'A'")
+    d.img.swrite(m, 2 * 0x61, b"a\0")
+    return "$UpCase entry 0x61 ('a'): 'A' -> 'a'"
+
+
+def index(d):
+    """The $BITMAP:$I30 bit of the last INDX block in use of /many
+    cleared: a block the index uses is marked free."""
+    num = d.num("/many")
+    rec = nfs.Record(d.img, num)
+    i, a = rec.get(nfs.AT_BITMAP, "$I30")
+    if a.nonres:
+        raise SystemExit("make-ntfs-damaged: /many's $BITMAP:$I30 is non-resident")
+    bits = bytearray(a.value)
+    used = [k for k in range(8 * len(bits)) if bits[k // 8] >> (k % 8) & 1]
+    if not used:
+        raise SystemExit("make-ntfs-damaged: /many has no INDX block in use")
+    k = used[-1]
+    bits[k // 8] &= ~(1 << (k % 8))
+    nfs.replace_attr(rec, i, nfs.resident(nfs.AT_BITMAP, bits, "$I30", a.id, a.flags))
+    rec.save()
+    return "rec %d /many $BITMAP:$I30: bit %d (of %d set) cleared" % (num, k, len(used))
+
+
+def secure(d):
+    """The length that $Secure's $SII entry of the second security id
+    gives its descriptor raised by 4: it no longer matches $SDS."""
+    rec = d.img.record(9)
+    f = d.vol.files[9]
+    for h, a, idx in d.vol.roots:
+        if h is not f or a.name != "$SII":
+            continue
+        keyed = [e for e in idx.entries if not e[3] & 2]
+        if len(keyed) < 2:
+            raise SystemExit("make-ntfs-damaged: $SII has fewer than 2 entries")
+        o = keyed[1][0]
+        doff = u16(rec, o)
+        pos = o + doff + 16		# data: hash, id, offset (8), length (4)
+        old = u32(rec, pos)
+        struct.pack_into("<I", rec, pos, old + 4)
+        d.img.put_record(9, rec)
+        return "rec 9 $Secure $SII: id 0x%x's descriptor length %d -> %d" % (
+            u32(rec, o + doff + 4), old, old + 4)
+    raise SystemExit("make-ntfs-damaged: no resident $SII")
+
+
 CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("leaked_cluster", leaked_cluster), ("cross_linked_cluster", cross_linked_cluster),
     ("cluster_bitmap", cluster_bitmap), ("mft_bitmap", mft_bitmap), ("orphan", orphan),
     ("index_order", index_order), ("index_entry", index_entry), ("link_count", link_count),
     ("mftmirr", mftmirr), ("fixup", fixup), ("runlist", runlist), ("attr_list", attr_list),
-    ("sdh_hash", sdh_hash)]}
+    ("sdh_hash", sdh_hash), ("boot", boot), ("sizes", sizes), ("record", record),
+    ("attribute", attribute), ("volume", volume), ("upcase", upcase), ("index", index),
+    ("secure", secure)]}
 
 
 def make(vol, cls, dst):

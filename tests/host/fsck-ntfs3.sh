@@ -190,7 +190,7 @@ undamaged() {
 }
 
 classes_all=$(python3 "$S/make-ntfs-damaged.py" --list | awk '{ print $1 }')
-check "make-ntfs-damaged.py lists 13 classes" [ "$(echo "$classes_all" | wc -w)" = 13 ]
+check "make-ntfs-damaged.py lists 21 classes" [ "$(echo "$classes_all" | wc -w)" = 21 ]
 # The default geometry, records and index blocks spanning clusters, and
 # 4 KiB sectors and records.
 for src in c4k-s512 c512-s512 c4k-s4k; do

@@ -31,10 +31,10 @@ static u64 stream_size(const struct stream *s)
  * find_attr() - the first attribute @type named @name ("": unnamed) of
  * the file whose base record is @base, in the base record or one of its
  * extension records.  Only records that passed check_records() are looked
- * at; *@in receives the record that holds it.
+ * at.
  */
 static struct ntfs_attr *find_attr(struct vol *v, u64 base, u32 type,
-				   const char *name, u64 *in)
+				   const char *name)
 {
 	struct ntfs_attr *a;
 	u64 r = base, steps = 0;
@@ -45,8 +45,6 @@ static struct ntfs_attr *find_attr(struct vol *v, u64 base, u32 type,
 				continue;
 			if (!attr_name_is(a, name))
 				continue;
-			if (in)
-				*in = r;
 			return a;
 		}
 		r = r == base ? v->recs[base].ext_first : v->recs[r].ext_next;
@@ -131,7 +129,7 @@ void load_upcase(struct vol *v)
 
 	if (!rec_ok(v, NTFS_UPCASE_INO))
 		return;
-	if (!find_attr(v, NTFS_UPCASE_INO, NTFS_AT_DATA, "", NULL)) {
+	if (!find_attr(v, NTFS_UPCASE_INO, NTFS_AT_DATA, "")) {
 		report(v, P_UPCASE, NTFS_UPCASE_INO, "$DATA",
 		       "no unnamed $DATA: names are folded as ASCII only");
 		return;
@@ -195,7 +193,7 @@ static void check_volume_info(struct vol *v)
 	u32 len;
 	u16 flags;
 
-	a = find_attr(v, NTFS_VOLUME_INO, NTFS_AT_VOLUME_INFO, "", NULL);
+	a = find_attr(v, NTFS_VOLUME_INO, NTFS_AT_VOLUME_INFO, "");
 	if (!a) {
 		report(v, P_VOLUME, NTFS_VOLUME_INO, "$VOLUME_INFORMATION",
 		       "missing");
@@ -236,7 +234,7 @@ static void check_volume_name(struct vol *v)
 	struct ntfs_attr *a;
 	u32 len;
 
-	a = find_attr(v, NTFS_VOLUME_INO, NTFS_AT_VOLUME_NAME, "", NULL);
+	a = find_attr(v, NTFS_VOLUME_INO, NTFS_AT_VOLUME_NAME, "");
 	if (!a)
 		return;
 	if (a->non_resident) {
@@ -846,7 +844,7 @@ void check_secure(struct vol *v)
 	/* NTFS 1.2 keeps descriptors per file; record 9 is $Quota there. */
 	if (v->major == 1 || !rec_ok(v, NTFS_SECURE_INO))
 		return;
-	if (!find_attr(v, NTFS_SECURE_INO, NTFS_AT_DATA, "$SDS", NULL)) {
+	if (!find_attr(v, NTFS_SECURE_INO, NTFS_AT_DATA, "$SDS")) {
 		report(v, P_SECURE, NTFS_SECURE_INO, "$DATA $SDS", "missing");
 		return;
 	}

@@ -406,6 +406,74 @@ def secure(d):
     raise SystemExit("make-ntfs-damaged: no resident $SII")
 
 
+FILE_ATTRIBUTE_REPARSE_POINT = 0x400
+FILE_ATTRIBUTE_DUP_DIRECTORY = 0x10000000
+
+
+NS_WIN32 = 1
+
+
+def set_entry_attrs(d, parent, name, bits, namespace=None):
+    """OR bits into the file attributes of the $FILE_NAME copy in the
+    entry named name of parent's $INDEX_ROOT (and set its namespace);
+    returns the entry's record."""
+    ix = nfs.Dir(d.img, d.vol, parent)
+    root = list(ix.root)
+    for k, e in enumerate(root):
+        if not e.last and "".join(map(chr, e.name())) == name:
+            key = bytearray(e.key)
+            struct.pack_into("<I", key, 0x38, u32(key, 0x38) | bits)
+            if namespace is not None:
+                key[0x41] = namespace
+            root[k] = nfs.Entry(e.ref, key, e.child, e.last)
+            ix.set_node("root", root)
+            ix.save()
+            return e.ref & ((1 << 48) - 1)
+    raise SystemExit("make-ntfs-damaged: no entry %s in rec %d's root" % (name, parent))
+
+
+def dup_info(d):
+    """/cross's entry of one.bin (a file) claims a directory: the
+    directory bit of its copy of the $FILE_NAME data set."""
+    parent = d.num("/cross")
+    num = set_entry_attrs(d, parent, "one.bin", FILE_ATTRIBUTE_DUP_DIRECTORY)
+    return "rec %d /cross's entry of rec %d one.bin: file attributes |= 0x%x" % (
+        parent, num, FILE_ATTRIBUTE_DUP_DIRECTORY)
+
+
+def reparse(d):
+    """/cross/two.bin marked a reparse point (0x400 in its
+    $STANDARD_INFORMATION and in its directory entry) without a
+    $REPARSE_POINT attribute."""
+    parent = d.num("/cross")
+    num = set_entry_attrs(d, parent, "two.bin", FILE_ATTRIBUTE_REPARSE_POINT)
+    rec = nfs.Record(d.img, num)
+    i, a = rec.get(nfs.AT_STANDARD_INFORMATION)
+    blob = bytearray(rec.attrs[i])
+    pos = u16(blob, 0x14) + 0x20
+    struct.pack_into("<I", blob, pos, u32(blob, pos) | FILE_ATTRIBUTE_REPARSE_POINT)
+    rec.attrs[i] = blob
+    rec.save()
+    return "rec %d /cross/two.bin: attributes |= 0x400 in $STANDARD_INFORMATION and in its entry" % num
+
+
+def dos_name(d):
+    """/cross/one.bin's only name (POSIX namespace, as ntfs-3g writes it)
+    made a Win32-only name, in its $FILE_NAME and in its directory entry:
+    a Win32 name without its DOS name."""
+    parent = d.num("/cross")
+    num = set_entry_attrs(d, parent, "one.bin", 0, NS_WIN32)
+    rec = nfs.Record(d.img, num)
+    i, a = rec.get(nfs.AT_FILE_NAME)
+    blob = bytearray(rec.attrs[i])
+    pos = u16(blob, 0x14) + 0x41
+    old = blob[pos]
+    blob[pos] = NS_WIN32
+    rec.attrs[i] = blob
+    rec.save()
+    return "rec %d /cross/one.bin: $FILE_NAME namespace %d -> 1 (Win32), in the entry too" % (num, old)
+
+
 CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("leaked_cluster", leaked_cluster), ("cross_linked_cluster", cross_linked_cluster),
     ("cluster_bitmap", cluster_bitmap), ("mft_bitmap", mft_bitmap), ("orphan", orphan),
@@ -413,7 +481,8 @@ CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("mftmirr", mftmirr), ("fixup", fixup), ("runlist", runlist), ("attr_list", attr_list),
     ("sdh_hash", sdh_hash), ("boot", boot), ("sizes", sizes), ("record", record),
     ("attribute", attribute), ("volume", volume), ("upcase", upcase), ("index", index),
-    ("secure", secure)]}
+    ("secure", secure), ("dup_info", dup_info), ("reparse", reparse),
+    ("dos_name", dos_name)]}
 
 
 def make(vol, cls, dst):

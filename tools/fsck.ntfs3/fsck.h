@@ -44,6 +44,23 @@ typedef int64_t s64;
 #define le32(x) le32toh(x)
 #define le64(x) le64toh(x)
 
+/* Names and keys on disk need not be aligned: read them byte-wise. */
+static inline u16 get_le16(const void *p)
+{
+	u16 x;
+
+	__builtin_memcpy(&x, p, sizeof(x));
+	return le16toh(x);
+}
+
+static inline u32 get_le32(const void *p)
+{
+	u32 x;
+
+	__builtin_memcpy(&x, p, sizeof(x));
+	return le32toh(x);
+}
+
 /* Exit codes, as fsck(8). */
 #define FSCK_OK		0
 #define FSCK_ERRORS	4

@@ -52,11 +52,12 @@ void name_utf8(const __le16 *name, unsigned int len, char *out, size_t outlen)
 	unsigned int i;
 
 	for (i = 0; i < len && o + 5 < outlen; i++) {
-		u32 c = le16(name[i]);
+		u32 c = get_le16(&name[i]);
+		u32 next = i + 1 < len ? get_le16(&name[i + 1]) : 0;
 
-		if (c >= 0xd800 && c < 0xdc00 && i + 1 < len &&
-		    le16(name[i + 1]) >= 0xdc00 && le16(name[i + 1]) < 0xe000) {
-			c = 0x10000 + ((c - 0xd800) << 10) + (le16(name[++i]) - 0xdc00);
+		if (c >= 0xd800 && c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
+			c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+			i++;
 		} else if (c >= 0xd800 && c < 0xe000) {
 			c = '?';
 		}
@@ -109,7 +110,7 @@ bool attr_name_is(const struct ntfs_attr *a, const char *ascii)
 	if (a->name_length != len)
 		return false;
 	for (i = 0; i < len; i++)
-		if (le16(n[i]) != (u8)ascii[i])
+		if (get_le16(&n[i]) != (u8)ascii[i])
 			return false;
 	return true;
 }

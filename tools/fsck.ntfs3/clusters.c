@@ -368,13 +368,23 @@ static void claim_attr(struct vol *v, struct owners *o, u64 r, u64 base,
 	for (i = 0; i < runs->n; i++) {
 		u64 vcn = runs->v[i].vcn, lcn = runs->v[i].lcn, len = runs->v[i].len;
 
-		if (lcn == LCN_HOLE || vcn > high || lcn >= v->clusters)
+		if (lcn == LCN_HOLE)
 			continue;
-		if (len > high - vcn + 1)
+		/* Clusters cut off here may be the file's real ones: leaks unknowable. */
+		if (vcn > high || lcn >= v->clusters) {
+			o->incomplete = true;
+			continue;
+		}
+		if (len > high - vcn + 1) {
 			len = high - vcn + 1;
-		if (len > v->clusters - lcn)
+			o->incomplete = true;
+		}
+		if (len > v->clusters - lcn) {
 			len = v->clusters - lcn;
-		owners_add(v, o, r, base, aoff, lcn, len);
+			o->incomplete = true;
+		}
+		if (len)
+			owners_add(v, o, r, base, aoff, lcn, len);
 	}
 }
 
@@ -680,7 +690,7 @@ static void check_bitmap_file(struct vol *v, struct owners *o)
 void check_clusters(struct vol *v)
 {
 	struct owners o = { 0 };
-	u64 words = (v->clusters + 63) / 64;
+	u64 words = v->clusters / 64 + 1;
 
 	if (!v->clusters)
 		return;

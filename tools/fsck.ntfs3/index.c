@@ -35,6 +35,7 @@ struct walker {
 	struct index_walk	*w;
 	char			where[64];	/* "$INDEX_ALLOCATION $I30" */
 	char			root_where[64];	/* "$INDEX_ROOT $I30" */
+	char			bitmap_where[64];	/* "$BITMAP $I30" */
 	u32			block_size;
 	u32			vcn_unit;	/* bytes per VCN of a block */
 	bool			have_alloc;
@@ -330,7 +331,7 @@ static void check_order(struct walker *k, u64 vcn, const u8 *key, u32 klen)
 		key_text(k, k->prev_key, k->prev_len, a, sizeof(a));
 		key_text(k, key, klen, b, sizeof(b));
 		if (vcn == ROOT_NODE)
-			report(k->v, P_INDEXORDER, k->w->rec, k->where,
+			report(k->v, P_INDEXORDER, k->w->rec, k->root_where,
 			       "root node: %s comes after %s", b, a);
 		else
 			report(k->v, P_INDEXORDER, k->w->rec, k->where,
@@ -580,7 +581,7 @@ static void bitmap_check(struct walker *k)
 			first = i;
 	}
 	if (bad)
-		report(k->v, P_INDEX, k->w->rec, k->where,
+		report(k->v, P_INDEX, k->w->rec, k->bitmap_where,
 		       "$BITMAP disagrees with the blocks in use for %llu blocks, first block %llu (bit %s, block %s)",
 		       (unsigned long long)bad, (unsigned long long)first,
 		       bits[first / 8] >> (first % 8) & 1 ? "set" : "clear",
@@ -608,6 +609,7 @@ int index_walk(struct vol *v, struct index_walk *w)
 	w->entries = 0;
 	snprintf(k.where, sizeof(k.where), "$INDEX_ALLOCATION %s", w->name);
 	snprintf(k.root_where, sizeof(k.root_where), "$INDEX_ROOT %s", w->name);
+	snprintf(k.bitmap_where, sizeof(k.bitmap_where), "$BITMAP %s", w->name);
 	a = find_root(v, w->rec, w->name, &holder);
 	if (!a)
 		return -ENOENT;
@@ -748,10 +750,10 @@ static void check_dup_info(struct vol *v, struct index_walk *w, u64 t,
 	if (!!(fa & FILE_ATTRIBUTE_DUP_DIRECTORY) != dir ||
 	    !!(fa & FILE_ATTRIBUTE_DUP_VIEW_INDEX) != view ||
 	    !!(fa & FILE_ATTRIBUTE_REPARSE_POINT) != rp)
-		report(v, P_DUPINFO, w->rec, "$INDEX_ALLOCATION $I30",
-		       "entry %s: file attributes %#x, but record %llu is%s a directory, is%s a view index, has%s a reparse point",
-		       name, fa, (unsigned long long)t, dir ? "" : " not",
-		       view ? "" : " not", rp ? "" : " no");
+		report(v, P_DUPINFO, w->rec, "$I30",
+		       "entry %s: file attributes %#x, but record %llu: directory %s, view index %s, reparse point %s",
+		       name, fa, (unsigned long long)t, dir ? "yes" : "no",
+		       view ? "yes" : "no", rp ? "yes" : "no");
 }
 
 /* Mark the $FILE_NAME of record t that this entry stands for. */
@@ -786,7 +788,7 @@ static int dir_entry(struct vol *v, struct index_walk *w,
 	const struct ntfs_file_name *fn = (const void *)key;
 	u64 ref = le64(e->ref), t = NTFS_REF_RECORD(ref);
 	u64 self = w->rec | (u64)v->recs[w->rec].seq << 48;
-	const char *where = "$INDEX_ALLOCATION $I30";
+	const char *where = "$I30";
 	char name[300];
 
 	fn_text(fn, name, sizeof(name));

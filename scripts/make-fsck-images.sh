@@ -115,7 +115,7 @@ populate() {
 	done
 	# Hard links with long names: the $FILE_NAMEs overflow the base
 	# record (1 KiB and 4 KiB records), ntfs-3g adds an $ATTRIBUTE_LIST.
-	long=name-of-a-file-with-many-hard-links-long-enough-to-overflow-its-mft-record-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+	long="name-of-a-file-with-many-hard-links-long-enough-to-overflow-its-mft-record-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	text 3000 >"$M/links/00-$long"
 	i=1
 	while [ $i -lt 16 ]; do

@@ -206,8 +206,8 @@ def table(rev, vols):
             v.clusters, v.cluster))
     print()
     print("| volume | row | cold s | warm s | warm CPU s | fsck / row, cold | fsck / row, warm "
-          "| max RSS |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+          "| fsck / row, CPU | max RSS |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     notes = []
     for vol in vols:
         res = measure(vol, rows, runs, outdir)
@@ -216,9 +216,9 @@ def table(rev, vols):
             r = res[row]
             ratio = lambda m: "-" if row == "fsck" or f is None else "%.1f" % (f[m] / r[m])
             rss = "%.0f MiB" % (r["rss"] / 1024) if r["rss"] else "-"
-            print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 vol.name, row, fmt_s(r["cold"]), fmt_s(r["warm"]), fmt_s(r["cpu"]),
-                ratio("cold"), ratio("warm"), rss))
+                ratio("cold"), ratio("warm"), ratio("cpu"), rss))
             if r["rc"] != {0}:
                 notes.append("%s on %s exited %s (log: %s)" % (
                     row, vol.name, "/".join(map(str, sorted(r["rc"]))),
@@ -226,7 +226,8 @@ def table(rev, vols):
         if f is not None:
             with open(os.path.join(outdir, "%s.fsck.out" % vol.name)) as out:
                 lines = out.read().splitlines()
-            notes.append("fsck.ntfs3 on %s: `%s`" % (vol.name, lines[-1] if lines else ""))
+            last = lines[-1].replace(vol.img, os.path.basename(vol.img)) if lines else ""
+            notes.append("fsck.ntfs3 on %s: `%s`" % (vol.name, last))
     if notes:
         print()
         for n in notes:

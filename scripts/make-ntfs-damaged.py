@@ -281,7 +281,8 @@ def sdh_hash(d):
     sid, off, ln = u32(hdr, 4), u64(hdr, 8), u32(hdr, 16)
     sd = d.img.sread(m, off + 20, ln - 20)
     dacl = u32(sd, 16)
-    if not sd[2 + 1] & 0x80 or not dacl or dacl + 8 + 8 > len(sd):
+    # control: self-relative (0x8000) with a DACL present (0x0004)
+    if u16(sd, 2) & 0x8004 != 0x8004 or not dacl or dacl + 8 + 8 > len(sd):
         raise SystemExit("make-ntfs-damaged: first descriptor has no usable DACL")
     pos = off + 20 + dacl + 8 + 4		# ACL header, ACE header, mask
     for copy in (pos, pos + SDS_MIRROR):

@@ -491,8 +491,10 @@ static void find_overlaps(struct vol *v, struct owners *o)
 	cap_finish(v, &self, "clusters");
 }
 
-/* First extent that ends after @lcn (the extents are sorted, no overlaps
- * matter here: the first owner found is named). */
+/*
+ * First extent, in LCN order, that ends after @lcn.  The extents are sorted
+ * by start; with overlaps (already reported) any owner found will do.
+ */
 static size_t extent_find(const struct owners *o, u64 lcn)
 {
 	size_t lo = 0, hi = o->n;
@@ -556,7 +558,8 @@ static void flush_leak(struct vol *v, struct bitmap_cmp *b)
 		return;
 	if (cap_allow(&b->leak_cap))
 		report(v, P_LEAKED, NO_REC, "$Bitmap",
-		       "%s marked in use, no owner", clusters_str(cl, sizeof(cl), x->first, x->end));
+		       "%s marked in use, no owner",
+		       clusters_str(cl, sizeof(cl), x->first, x->end));
 	x->first = x->end = 0;
 }
 

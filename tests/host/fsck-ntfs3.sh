@@ -56,11 +56,12 @@ check "the special volumes are built (make-ntfs-special.sh)" images make-ntfs-sp
 check "the fsck volumes are built (make-fsck-images.sh)" images make-fsck-images.sh
 check "the blank volume is made (mkntfs)" blank
 
-# run IMG [OFFSET]: fsck.ntfs3 -n; output in $w/out, exit status in $rc,
-# the problem classes (sorted, unique, space-separated) in $classes.
+# run IMG [OFFSET SIZE]: fsck.ntfs3 -n (on the partition at OFFSET, SIZE
+# bytes long); output in $w/out, exit status in $rc, the problem classes
+# (sorted, unique, space-separated) in $classes.
 run() {
 	if [ -n "${2:-}" ]; then
-		"$fsck" -n --offset "$2" "$1" >"$w/out" 2>"$w/err" </dev/null
+		"$fsck" -n --offset "$2" --size "$3" "$1" >"$w/out" 2>"$w/err" </dev/null
 	else
 		"$fsck" -n "$1" >"$w/out" 2>"$w/err" </dev/null
 	fi
@@ -76,7 +77,7 @@ show() {
 	quoted "$w/err" 5
 }
 
-# clean IMG [OFFSET]: exit 0 and not one problem line.
+# clean IMG [OFFSET SIZE]: exit 0 and not one problem line.
 clean() {
 	if [ ! -f "$1" ]; then
 		echo "# $1 missing"
@@ -88,7 +89,7 @@ clean() {
 	return 1
 }
 
-# only CLASS RC IMG [OFFSET]: exit RC, and every problem line of CLASS
+# only CLASS RC IMG [OFFSET SIZE]: exit RC, and every problem line of CLASS
 # (at least one unless CLASS is "-").
 only() {
 	want=$1 wrc=$2
@@ -111,19 +112,21 @@ for i in c4k-r1k c512 c64k c2m s4k-r4k bigdir sparse1t; do
 done
 check "clean: ntfs-blank.img" clean "$B/ntfs-blank.img"
 check "clean: demo/demo.img" clean "$B/demo/demo.img"
-# The Windows-made volume is partition 1 of an MBR disk.
-off=$(python3 -c '
+# The Windows-made volume is partition 1 of an MBR disk: "OFFSET SIZE".
+part=$(python3 -c '
 import struct, sys
 b = open(sys.argv[1], "rb").read(512)
-print(struct.unpack_from("<I", b, 446 + 8)[0] * 512)' "$B/demo/forensics.img" 2>/dev/null)
-check "clean: demo/forensics.img (Windows, MBR partition at byte ${off:-?})" \
-	clean "$B/demo/forensics.img" "${off:-0}"
+start, n = struct.unpack_from("<II", b, 446 + 8)
+print(start * 512, n * 512)' "$B/demo/forensics.img" 2>/dev/null)
+# shellcheck disable=SC2086 # two words
+check "clean: demo/forensics.img (Windows, MBR partition: ${part:-?})" \
+	clean "$B/demo/forensics.img" ${part:-0 0}
 
 for img in "$B"/fsck-images/*.img; do
 	check "clean: fsck-images/$(basename "$img") (mkntfs, ntfs-3g)" clean "$img"
 done
 
-# The partitions of special.img (GPT): NAME OFFSET, in disk order.
+# The partitions of special.img (GPT): NAME OFFSET SIZE, in disk order.
 python3 - "$B/ntfs-special/special.img" >"$w/parts" <<'EOF'
 import struct, sys
 f = open(sys.argv[1], "rb")
@@ -134,24 +137,25 @@ t = f.read(n * size)
 for i in range(n):
     e = t[i * size:(i + 1) * size]
     if e[:16] != bytes(16):
-        print(e[56:128].decode("utf-16-le").rstrip("\0"), struct.unpack_from("<Q", e, 32)[0] * 512)
+        first, last = struct.unpack_from("<QQ", e, 32)
+        print(e[56:128].decode("utf-16-le").rstrip("\0"), first * 512, (last - first + 1) * 512)
 EOF
 check "special.img has its 12 partitions" [ "$(wc -l <"$w/parts")" = 12 ]
 # What each partition is (scripts/make-ntfs-special.sh): healthy ones, or
 # damaged on purpose (want class and exit status).  A dirty flag, an
 # unclean $LogFile, a hiberfil.sys and a version 1.2 $Volume are not
 # problems (docs/man/fsck.ntfs3.8).
-while read -r name offset; do
+while read -r name offset size; do
 	case $name in
 	bootbak) check "special/$name (primary boot sector zeroed): only [boot], exit 4" \
-		only boot 4 "$B/ntfs-special/special.img" "$offset" ;;
+		only boot 4 "$B/ntfs-special/special.img" "$offset" "$size" ;;
 	noboot) check "special/$name (both boot sectors zeroed): exit 8, no problem line" \
-		only - 8 "$B/ntfs-special/special.img" "$offset" ;;
+		only - 8 "$B/ntfs-special/special.img" "$offset" "$size" ;;
 	mirr) check "special/$name (\$MFTMirr's record 0 differs): only [mftmirr], exit 4" \
-		only mftmirr 4 "$B/ntfs-special/special.img" "$offset" ;;
+		only mftmirr 4 "$B/ntfs-special/special.img" "$offset" "$size" ;;
 	upcase) check "special/$name (\$UpCase zeroed): only [upcase], exit 4" \
-		only upcase 4 "$B/ntfs-special/special.img" "$offset" ;;
-	*) check "clean: special/$name" clean "$B/ntfs-special/special.img" "$offset" ;;
+		only upcase 4 "$B/ntfs-special/special.img" "$offset" "$size" ;;
+	*) check "clean: special/$name" clean "$B/ntfs-special/special.img" "$offset" "$size" ;;
 	esac
 done <"$w/parts"
 check "clean: special-4k.img (4096-byte sectors)" clean "$B/ntfs-special/special-4k.img"

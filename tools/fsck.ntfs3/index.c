@@ -735,8 +735,8 @@ static void fn_text(const struct ntfs_file_name *fn, char *out, size_t len)
  * to lag behind the record (ntfs-3g and Windows alike); so are most file
  * attribute bits (the root's "." keeps an old archive bit).  What always
  * agrees: the directory and view-index bits, documented as copies of the
- * record header's flags, and the reparse-point bit with the one in
- * $STANDARD_INFORMATION.
+ * record header's flags, and the reparse-point bit with whether the file
+ * has a $REPARSE_POINT (the bit in $STANDARD_INFORMATION is meta.c's).
  */
 static void check_dup_info(struct vol *v, struct index_walk *w, u64 t,
 			   const struct ntfs_file_name *key, const char *name)
@@ -745,7 +745,7 @@ static void check_dup_info(struct vol *v, struct index_walk *w, u64 t,
 	const struct rec *rc = &v->recs[t];
 	bool dir = rc->flags & NTFS_RECORD_IS_DIR;
 	bool view = rc->flags & NTFS_RECORD_IS_VIEW;
-	bool rp = rc->file_attrs & FILE_ATTRIBUTE_REPARSE_POINT;
+	bool rp = rc->reparse;
 
 	if (!!(fa & FILE_ATTRIBUTE_DUP_DIRECTORY) != dir ||
 	    !!(fa & FILE_ATTRIBUTE_DUP_VIEW_INDEX) != view ||
@@ -836,9 +836,8 @@ static void check_dir_index(struct vol *v, struct dirs *d, u64 r)
 	};
 	int ret = index_walk(v, &w);
 
+	/* A directory without its root is records.c's [attribute] report. */
 	if (ret == -ENOENT) {
-		report(v, P_INDEX, r, "$INDEX_ROOT $I30",
-		       "directory has no $INDEX_ROOT $I30");
 		d->walk[r] = WALK_BROKEN;
 		return;
 	}

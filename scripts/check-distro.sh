@@ -1,0 +1,139 @@
+#!/bin/sh
+# check-distro.sh: our ntfs3 on Debian's own 6.12 kernel (docs/install.md).
+#  1. apt-get download (no install on the host) linux-image-KVER-unsigned
+#     and linux-headers-KVER of the newest 6.12 amd64 kernel apt offers, or
+#     of DISTRO_KERNEL (e.g. 6.12.115), and unpack them under build/distro/;
+#  2. build ntfs3/ with DKMS against those headers in a private DKMS tree
+#     (no warnings allowed); DISTRO_FLAVOUR=rt-amd64 takes the PREEMPT_RT
+#     kernel instead (then the package test is skipped);
+#  3. boot Debian's vmlinuz in QEMU with an initramfs of the image's own
+#     modules plus ours in updates/dkms (scripts/distro-initramfs.sh) and run
+#     the suites in DISTRO_SUITES (default "distro ntfs-read") on the NTFS
+#     test images, judged like make check;
+#  4. compare the NTFS results with those of our kernel (the last make check
+#     boot, build/logs/boot-check-debug; DISTRO_REF=default boots our
+#     default kernel for a fresh reference instead);
+#  5. the Debian package test (scripts/distro-deb-test.sh): in a bookworm
+#     chroot with that kernel installed, "apt install ./ntfs3-dkms_*.deb"
+#     builds and installs our module, modinfo/modprobe resolve ntfs3 to it,
+#     removing the package brings the stock module back (DISTRO_DEB=0
+#     skips it).
+# Ends with "N passed, N failed, N skipped" like make check.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/distro-lib.sh"
+S=$TOP/scripts
+SUITES=${DISTRO_SUITES:-distro ntfs-read}
+tally=$LOGS/distro-tally
+start=$(date +%s)
+: >"$tally"
+status=0
+
+"$S/deps.sh"
+fl=${DISTRO_FLAVOUR:-amd64}
+abi=$(distro_abi "$fl" "${DISTRO_KERNEL:-}")
+k=$abi-$fl
+pv=$(apt-cache show --no-all-versions "linux-headers-$k" | sed -n 's/^Version: //p')
+say DISTRO "Debian kernel $k (package version $pv); offered: $(distro_versions "$fl" | tr '\n' ' ')"
+distro_fetch "$k" image
+distro_dkms_build "$k"
+say DKMS "$(modinfo -F version "$DKO") for $(modinfo -F vermagic "$DKO" | cut -d' ' -f1): ${DKO#"$TOP/"}"
+"$S/build-tests.sh"
+"$S/distro-initramfs.sh" "$k" "$DKO"
+
+# The NTFS test images, attached as in make check (scripts/check.sh's
+# ntfs_disks; same disks in the same order, so the suites find the same
+# devices and print the same results).
+ntfs_disks() {
+	"$S/make-ntfs-images.sh"
+	ov=$BUILD/ntfs-overlay
+	rm -rf "$ov"
+	mkdir -p "$ov/ntfs-images"
+	DISKS="" DISK_NAMES=""
+	for name in ${NTFS_IMAGES:-c4k-r1k c512 c64k c2m s4k-r4k bigdir}; do
+		DISKS="$DISKS $BUILD/ntfs-images/$name.img:ro"
+		DISK_NAMES="$DISK_NAMES $name"
+		for kind in manifest xattrs attrib streams samples reparse; do
+			f=$BUILD/ntfs-images/$name.$kind
+			[ ! -f "$f" ] || cp "$f" "$ov/ntfs-images/"
+		done
+	done
+	"$S/make-demo-disk.sh"
+	DISKS="$DISKS $BUILD/demo/forensics.img:ro"
+	DISK_NAMES="$DISK_NAMES forensics"
+	if [ ! -f "$BUILD/ntfs-blank.img" ]; then
+		truncate -s 32M "$BUILD/ntfs-blank.img.new"
+		mkntfs -F -f -q -L blank "$BUILD/ntfs-blank.img.new" >/dev/null 2>&1 ||
+			die "mkntfs could not make $BUILD/ntfs-blank.img"
+		mv "$BUILD/ntfs-blank.img.new" "$BUILD/ntfs-blank.img"
+	fi
+	DISKS="$DISKS $BUILD/ntfs-blank.img:ro"
+	DISK_NAMES="$DISK_NAMES blank"
+	"$S/make-ntfs-special.sh"
+	DISKS="$DISKS $BUILD/ntfs-special/special.img:ro $BUILD/ntfs-special/special-4k.img:ro:4k"
+	DISK_NAMES="$DISK_NAMES special special-4k"
+	cp "$BUILD/ntfs-special/special.meta" "$ov/ntfs-images/"
+	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
+}
+ntfs_disks
+
+# boot NAME VARIANT: one boot running $SUITES, judged by results.py.  A
+# QEMU that cannot start because another boot on this machine holds an
+# image's lock ("Failed to get ... lock") is started again a minute later,
+# up to 5 times.
+boot() {
+	try=1
+	while :; do
+		set +e
+		MODE=check SUITES="$SUITES" NAME="$1" TIMEOUT="${TIMEOUT:-2700}" \
+			TEST_TIMEOUT="${TEST_TIMEOUT:-900}" "$S/vm.sh" "$2" 2>"$LOGS/distro-qemu.err"
+		rc=$?
+		set -e
+		cat "$LOGS/distro-qemu.err" >&2
+		grep -q 'Failed to get .* lock' "$LOGS/distro-qemu.err" && [ $try -lt 5 ] || break
+		say QEMU "an image is locked by another QEMU on this machine; trying again in 60 s ($try of 5)"
+		try=$((try + 1))
+		sleep 60
+	done
+	"$S/results.py" --name "$1" --results "$LOGS/boot-$1/results.log" \
+		--console "$LOGS/boot-$1/console.log" --vm-status $rc --expect-done \
+		--tally "$tally" || status=1
+}
+
+boot "distro-$k" "distro-$k"
+grep -m1 'Linux version' "$LOGS/boot-distro-$k/console.log" | sed 's/^\[[^]]*\] /  BOOTED  /' || true
+
+# Same results as on our kernel?
+ref=$LOGS/boot-check-debug/results.log
+if [ "${DISTRO_REF:-}" = default ]; then
+	"$S/prepare.sh" default
+	SUITES=ntfs-read boot distro-ref-default default
+	ref=$LOGS/boot-distro-ref-default/results.log
+fi
+prefixes=$(echo "$SUITES" | tr ' ' '\n' | grep -v '^distro$' | sed 's|$|/|' | tr '\n' ' ')
+if [ ! -f "$ref" ] || ! grep -q "^# HX-TEST ntfs-read/" "$ref"; then
+	echo "error: no results of our kernel to compare with ($ref): run make check first, or DISTRO_REF=default" >&2
+	echo "distro-compare 0 1 0" >>"$tally"
+	status=1
+else
+	say COMPARE "$prefixes: our kernel (${ref#"$TOP/"}, $(date -r "$ref" '+%F %H:%M')) vs Debian's $k"
+	# shellcheck disable=SC2086
+	if "$S/compare-results.py" "$ref" "$LOGS/boot-distro-$k/results.log" $prefixes; then
+		echo "distro-compare 1 0 0" >>"$tally"
+	else
+		echo "error: the NTFS results on Debian's $k differ from our kernel's (above)" >&2
+		echo "distro-compare 0 1 0" >>"$tally"
+		status=1
+	fi
+fi
+
+if [ "${DISTRO_DEB:-1}" = 1 ] && [ "$fl" = amd64 ]; then
+	"$S/deb.sh"
+	"$S/distro-deb-test.sh" "$k" >"$LOGS/distro-deb.log" 2>&1 || true
+	"$S/results.py" --name "distro-deb-$k" --results "$LOGS/distro-deb.log" --tally "$tally" || status=1
+fi
+
+say TIME "$(($(date +%s) - start)) s"
+say DISTRO "tested Debian's $k ($pv)"
+awk '{ p += $2; f += $3; s += $4 } END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$tally"
+exit $status

@@ -82,7 +82,13 @@ def verdict(r):
         return "timed out (20 s)"
     m = SAN.search(r.stderr)
     if m:
-        return "sanitizer: " + r.stderr[m.start():].split(b"\n")[0].decode(errors="replace")[:200]
+        why = r.stderr[m.start():].split(b"\n")[0].decode(errors="replace")[:200]
+        # the first frames in the checker's own sources
+        at = re.findall(rb" in (\S+) \S*(fsck\.ntfs3/\S+)", r.stderr[m.start():])[:3]
+        if at:
+            why += " at " + " < ".join("%s %s" % (f.decode(errors="replace"), p.decode(errors="replace"))
+                                       for f, p in at)
+        return "sanitizer: " + why
     if r.returncode not in (0, 4, 8):
         tail = r.stderr.strip().split(b"\n")[-1]
         return "exit status %d: %s" % (r.returncode, tail.decode(errors="replace")[:200])

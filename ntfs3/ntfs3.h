@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * In-memory objects of the driver and the interfaces between its files.
- * docs/design/ntfs3.md explains the objects, their lifetimes and the
- * locking order.
+ * In-memory objects of the driver and the interfaces between its files,
+ * grouped by the file that provides them, from the bottom layer up: a
+ * file calls only files of the groups above its own.  docs/design/ntfs3.md
+ * explains the objects, their lifetimes, the locking order and the layers
+ * (scripts/ntfs3-layers.sh checks them).
  */
 #ifndef _NTFS3_NTFS3_H
 #define _NTFS3_NTFS3_H
@@ -23,12 +25,16 @@
 
 #include <linux/xattr.h>
 
+struct export_operations;
 struct iomap_ops;
 
 /* Limits that keep a corrupt volume from making us allocate without bound. */
 #define NTFS_MAX_ATTR_LIST	(256 * 1024)
 #define NTFS_MAX_EXT_RECORDS	4096
 #define NTFS_MAX_INDEX_DEPTH	32
+
+/* Units in a file name. */
+#define NTFS_MAX_NAME		255
 
 /* VCNs and sizes on disk stay below this (2^62): larger ones are corrupt. */
 #define NTFS_MAX_VCN		BIT_ULL(62)
@@ -41,7 +47,7 @@ struct iomap_ops;
 #define NTFS_META_READ_AROUND	(SZ_128K / PAGE_SIZE)
 #define NTFS_BITMAP_READ_AROUND	(SZ_1M / PAGE_SIZE)
 
-/* Fixed-up directory index blocks kept per volume (see dir.c). */
+/* Fixed-up directory index blocks kept per volume (see index.c). */
 #define NTFS_IBLOCK_CACHE_BITS	6
 #define NTFS_IBLOCK_CACHE	BIT(NTFS_IBLOCK_CACHE_BITS)
 
@@ -224,7 +230,7 @@ struct ntfs_stream {
  * @index_block_size:	directories: bytes per index block
  * @index_collation:	directories: collation rule of $I30
  * @lookup_hint:	directories: where the next name after the last one
- *			looked up is (see dir.c)
+ *			looked up is (see index.c)
  *
  * A directory's @stream is its $INDEX_ALLOCATION:$I30, so index blocks live
  * in the directory's own page cache.
@@ -282,76 +288,146 @@ struct ntfs_recset_pos {
 	struct ntfs_attr	*attr;
 };
 
+/* error.c */
+__printf(3, 4) int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...);
+
+/* io.c */
+struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int window);
+int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
+int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
+
+/* name.c */
+int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
+int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *out);
+int ntfs_name_cmp(const struct ntfs_sb *sbi, const __le16 *a, const u16 *up, u32 alen,
+		  const __le16 *b, u32 blen, bool nocase);
+
+static inline u16 ntfs_upcase(const struct ntfs_sb *sbi, u16 c)
+{
+	return c < sbi->upcase_len ? le16_to_cpu(sbi->upcase[c]) : c;
+}
+
+/* runlist.c: runlist.h (no kernel headers: the host unit tests build it) */
+
+/* lznt1.c: lznt1.h (likewise) */
+
 /* record.c */
 int ntfs_fixup(void *buf, u32 size, u32 magic);
-int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf);
 int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r);
+int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf);
 struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev,
 				 const char **why);
 void *ntfs_attr_value(const struct ntfs_attr *a, u32 min_len);
 bool ntfs_attr_name_is(const struct ntfs_attr *a, const __le16 *name, u8 len);
+
+/* compress.c */
+int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio);
+void ntfs_readahead_compressed(struct readahead_control *rac);
+
+/* stream.c */
+void ntfs_stream_release(struct ntfs_stream *ns);
+int ntfs_stream_from_attr(struct ntfs_sb *sbi, struct ntfs_stream *ns,
+			  const struct ntfs_attr *a);
+int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
+			   const struct ntfs_attr *a);
+int ntfs_stream_finish_runs(struct ntfs_sb *sbi, struct ntfs_stream *ns);
+int ntfs_stream_check_meta(struct ntfs_sb *sbi, const struct ntfs_stream *ns);
+int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a,
+			  void *buf, u64 len);
+
+/* data.c */
+extern const struct iomap_ops ntfs_iomap_ops;
+extern const struct address_space_operations ntfs_aops;
+
+/* attrib.c */
 int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs);
 void ntfs_recset_free(struct ntfs_recset *rs);
 struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_recset_pos *pos);
 
+/* index.c */
+
+/* One node of an index tree: the root, or a shared index block. */
+struct ntfs_node {
+	struct ntfs_iblock *blk;	/* NULL for the root */
+	const struct ntfs_index_header *hdr;
+	u32 size;			/* bytes from @hdr to the end of the node */
+};
+
+/* An in-order walk of an index tree, resumable. */
+struct ntfs_index_cursor {
+	int depth;			/* -1: not started */
+	/*
+	 * VCNs of the index blocks this walk entered.  In a sound tree each
+	 * block has one parent; child pointers that are shared or loop could
+	 * make a walk exponential in the number of blocks, although the
+	 * depth stays small, so entering a block twice is corruption.
+	 */
+	struct xarray visited;
+	bool done;
+	struct {
+		struct ntfs_node node;
+		u32 ofs;		/* current entry */
+		bool child_done;	/* its subtree was walked */
+	} lvl[NTFS_MAX_INDEX_DEPTH + 1];
+};
+
+static inline const struct ntfs_file_name *ntfs_entry_name(const struct ntfs_index_entry *e)
+{
+	return (const void *)(e + 1);
+}
+
+void ntfs_iblock_cache_drop(struct ntfs_sb *sbi);
+int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref);
+void ntfs_index_cursor_init(struct ntfs_index_cursor *c);
+void ntfs_index_cursor_reset(struct ntfs_index_cursor *c);
+const struct ntfs_index_entry *ntfs_index_cursor_next(struct ntfs_inode *ni,
+						      struct ntfs_index_cursor *c);
+
 /* inode.c */
-extern const struct address_space_operations ntfs_aops;
-extern const struct iomap_ops ntfs_iomap_ops;
-int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
-struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int window);
-int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
-int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a,
-			  void *buf, u64 len);
-int ntfs_stream_add_extent(struct ntfs_sb *sbi, struct ntfs_stream *ns,
-			   const struct ntfs_attr *a);
-int ntfs_stream_from_attr(struct ntfs_sb *sbi, struct ntfs_stream *ns,
-			  const struct ntfs_attr *a);
-struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
-				    struct ntfs_stream *ns);
-struct inode *ntfs_iget(struct super_block *sb, u64 nr);
-void ntfs_stream_release(struct ntfs_stream *ns);
+struct timespec64 ntfs_time(__le64 t);
 struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);
 void ntfs_evict_inode(struct inode *inode);
-struct timespec64 ntfs_time(__le64 t);
-int ntfs_stream_finish_runs(struct ntfs_sb *sbi, struct ntfs_stream *ns);
-int ntfs_stream_check_meta(struct ntfs_sb *sbi, const struct ntfs_stream *ns);
 int __init ntfs_inode_cache_init(void);
 void ntfs_inode_cache_destroy(void);
+struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
+				    struct ntfs_stream *ns);
+struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
+			       const __le16 *name, u8 name_len);
+int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
+		 struct kstat *stat, u32 mask, unsigned int flags);
+
+/* xattr.c */
+extern const struct xattr_handler * const ntfs_xattr_handlers[];
+ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
+void ntfs_apply_wsl_ea(struct inode *inode);
 
 /* file.c */
 extern const struct inode_operations ntfs_file_iops;
 extern const struct file_operations ntfs_file_fops;
-int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
-		 struct kstat *stat, u32 mask, unsigned int flags);
+long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
-/* misc.c */
-int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio);
-void ntfs_readahead_compressed(struct readahead_control *rac);
+/* reparse.c */
+extern const struct inode_operations ntfs_symlink_iops;
 int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 		      const struct ntfs_attr *a);
-s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
-int ntfs_parent_of(struct inode *inode, u64 *parent);
-long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-extern const struct xattr_handler * const ntfs_xattr_handlers[];
-ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
-void ntfs_apply_wsl_ea(struct inode *inode);
 char *ntfs_interix_link(struct inode *inode);
-struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
-			       const __le16 *name, u8 name_len);
-const char *ntfs_get_link(struct dentry *dentry, struct inode *inode,
-			  struct delayed_call *done);
 
 /* dir.c */
-extern const struct inode_operations ntfs_dir_iops;
 extern const struct file_operations ntfs_dir_fops;
-extern const struct dentry_operations ntfs_nocase_dops;
-int ntfs_dir_lookup(struct inode *dir, const __le16 *name, u32 len, u64 *ref);
-void ntfs_iblock_cache_drop(struct ntfs_sb *sbi);
-int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *out);
-int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
 
-/* super.c */
-__printf(3, 4) int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...);
+/* namei.c */
+extern const struct inode_operations ntfs_dir_iops;
+extern const struct dentry_operations ntfs_nocase_dops;
+extern const struct export_operations ntfs_export_ops;
+struct inode *ntfs_iget(struct super_block *sb, u64 nr);
+
+/* balloc.c */
+s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
+
+/* journal.c */
+bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi);
+
+/* super.c: the top; nothing is called from below. */
 
 #endif /* _NTFS3_NTFS3_H */

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ntfs3: NTFS driver, out-of-tree.  Module init, mount options, the boot
- * sector, bringing up $MFT and the system files, statfs and NFS export.
- * docs/design/ntfs3.md describes the design.
+ * sector, bringing up $MFT and the system files ($Volume, $UpCase, $AttrDef,
+ * the $MFTMirr check), the checks that keep a volume read-only (dirty,
+ * hibernated, journal), statfs and the super operations.
+ * docs/design/ntfs3.md describes the design and which file calls which.
  */
 
 #include <linux/blkdev.h>
 #include <linux/buffer_head.h>
-#include <linux/exportfs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
 #include <linux/module.h>
@@ -18,31 +19,6 @@
 #include <linux/unaligned.h>
 
 #include "ntfs3.h"
-
-/**
- * ntfs_err_ratelimited() - Report a damaged object once in a while
- * @sb:		the volume
- * @nr:		MFT record of the object
- * @fmt:	what is wrong
- *
- * Return: -EIO, so that a refusal can report its rule and fail in one
- * statement.
- */
-int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...)
-{
-	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
-	struct va_format vaf;
-	va_list args;
-
-	if (!__ratelimit(&rs))
-		return -EIO;
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_err("ntfs3 (%s): record %llu: %pV\n", sb->s_id, nr, &vaf);
-	va_end(args);
-	return -EIO;
-}
 
 /* ---- options ----------------------------------------------------------- */
 
@@ -499,61 +475,6 @@ out:
 	return 0;
 }
 
-/*
- * Whether the restart page at @pos of the journal (@ps bytes, read into @p)
- * says the journal is clean: emptied (all 0xff), or a restart area with
- * no client in use or with the clean flag.  The page is fixup-protected
- * like an MFT record: its fields are only looked at once the update
- * sequence is checked and undone.  Returns 1 clean, 0 not, -EIO unusable.
- */
-static int ntfs_restart_page_clean(struct inode *log, u64 pos, u8 *p, u32 ps)
-{
-	u32 ra;
-
-	if (ntfs_read_stream(log, pos, p, ps))
-		return -EIO;
-	if (!memchr_inv(p, 0xff, ps))
-		return 1;
-	if (ntfs_fixup(p, ps, NTFS_MAGIC_RSTR))
-		return -EIO;
-	ra = get_unaligned_le16(p + 0x18);
-	/* client_in_use_list (+0x0c) empty, or flags (+0x0e) bit 1: clean */
-	if (ra % 8 || ra + 0x10 > ps)
-		return -EIO;
-	return get_unaligned_le16(p + ra + 0x0c) == 0xffff ||
-	       (get_unaligned_le16(p + ra + 0x0e) & 0x0002);
-}
-
-/*
- * Whether the journal is clean, from the first intact one of its two
- * restart pages.  Their size is in the page's own header (system page
- * size, 4 KiB on x86 Windows).
- */
-static bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi)
-{
-	struct inode *inode = ntfs_iget(sb, NTFS_LOGFILE_INO);
-	int clean = -EIO;
-	u64 size;
-	u32 ps, i;
-	u8 *p;
-
-	if (IS_ERR(inode))
-		return false;
-	size = NTFS_I(inode)->stream.data_size;
-	p = kmalloc(SZ_64K, GFP_KERNEL);
-	if (p && size >= 512 && !ntfs_read_stream(inode, 0, p, 512)) {
-		ps = get_unaligned_le32(p + 0x10);
-		/* No usable page size (an emptied journal is 0xff throughout): 4 KiB. */
-		if (ps < 512 || ps > SZ_64K || !is_power_of_2(ps))
-			ps = 4096;
-		for (i = 0; i < 2 && clean < 0 && (u64)(i + 1) * ps <= size; i++)
-			clean = ntfs_restart_page_clean(inode, (u64)i * ps, p, ps);
-	}
-	kfree(p);
-	iput(inode);
-	return clean > 0;
-}
-
 /* Windows hibernated (or Fast Startup): hiberfil.sys has a non-zero header. */
 static bool ntfs_hibernated(struct super_block *sb, struct ntfs_sb *sbi, struct inode *root)
 {
@@ -654,54 +575,6 @@ static const struct super_operations ntfs_sops = {
 	.evict_inode	= ntfs_evict_inode,
 	.statfs		= ntfs_statfs,
 	.show_options	= ntfs_show_options,
-};
-
-/* ---- NFS export ------------------------------------------------------- */
-
-static struct inode *ntfs_nfs_get_inode(struct super_block *sb, u64 ino, u32 gen)
-{
-	struct inode *inode;
-
-	if (ino < NTFS_ROOT_INO || ino >= NTFS_SB(sb)->mft_records)
-		return ERR_PTR(-ESTALE);
-	inode = ntfs_iget(sb, ino);
-	if (IS_ERR(inode))
-		return ERR_PTR(-ESTALE);
-	if (gen && inode->i_generation != gen) {
-		iput(inode);
-		return ERR_PTR(-ESTALE);
-	}
-	return inode;
-}
-
-static struct dentry *ntfs_fh_to_dentry(struct super_block *sb, struct fid *fid,
-					int len, int type)
-{
-	return generic_fh_to_dentry(sb, fid, len, type, ntfs_nfs_get_inode);
-}
-
-static struct dentry *ntfs_fh_to_parent(struct super_block *sb, struct fid *fid,
-					int len, int type)
-{
-	return generic_fh_to_parent(sb, fid, len, type, ntfs_nfs_get_inode);
-}
-
-static struct dentry *ntfs_get_parent(struct dentry *child)
-{
-	struct inode *inode = d_inode(child);
-	u64 parent;
-	int err = ntfs_parent_of(inode, &parent);
-
-	if (err)
-		return ERR_PTR(err);
-	return d_obtain_alias(ntfs_iget(inode->i_sb, parent));
-}
-
-static const struct export_operations ntfs_export_ops = {
-	.encode_fh	= generic_encode_ino32_fh,
-	.fh_to_dentry	= ntfs_fh_to_dentry,
-	.fh_to_parent	= ntfs_fh_to_parent,
-	.get_parent	= ntfs_get_parent,
 };
 
 /* ---- mount ------------------------------------------------------------- */
@@ -879,10 +752,14 @@ static void __exit ntfs3_exit(void)
 }
 
 module_init(ntfs3_init);
+
 module_exit(ntfs3_exit);
 
 MODULE_DESCRIPTION("NTFS filesystem (out-of-tree, read path)");
+
 MODULE_LICENSE("GPL");
+
 /* The project's version: VERSION at the top of the tree (tests/host/version.sh) */
 MODULE_VERSION("0.2.0");
+
 MODULE_ALIAS_FS("ntfs3");

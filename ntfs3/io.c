@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the volume: bytes of a stream inode through its page cache (with
+ * read-around for metadata streams), and bytes at a device offset through
+ * the buffer cache.  Every parser gets on-disk data through these; how a
+ * stream's page cache is filled is data.c's concern.
+ */
+
+#include <linux/buffer_head.h>
+#include <linux/pagemap.h>
+
+#include "ntfs3.h"
+
+/*
+ * Read the @window-aligned block of pages around @index in one request,
+ * skipping pages already cached.  Metadata is fetched a record or an index
+ * block at a time and its neighbours are usually wanted next (the records
+ * of one directory's files, the index blocks of one directory, the rest of
+ * $Bitmap): one request instead of one per page.
+ */
+static void ntfs_stream_read_around(struct inode *inode, pgoff_t index, unsigned int window)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	pgoff_t end = DIV_ROUND_UP(ns->data_size, PAGE_SIZE);
+	pgoff_t start = round_down(index, window);
+	DEFINE_READAHEAD(ractl, NULL, NULL, inode->i_mapping, start);
+
+	if (start < end)
+		page_cache_ra_unbounded(&ractl, min_t(pgoff_t, window, end - start), 0);
+}
+
+/**
+ * ntfs_stream_folio() - An uptodate page-cache folio of a stream
+ * @inode:	the inode whose page cache holds the stream
+ * @index:	page index
+ * @window:	on a miss, read the aligned block of this many pages around
+ *		@index in one request (a power of two); 0 or 1 reads one page
+ *
+ * Return: the folio (a reference the caller drops) or an ERR_PTR().
+ */
+struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int window)
+{
+	struct folio *folio = filemap_get_folio(inode->i_mapping, index);
+
+	if (!IS_ERR(folio)) {
+		if (folio_test_uptodate(folio))
+			return folio;
+		folio_put(folio);
+	} else if (window > 1) {
+		ntfs_stream_read_around(inode, index, window);
+	}
+	return read_mapping_folio(inode->i_mapping, index, NULL);
+}
+
+/**
+ * ntfs_read_stream() - Copy bytes of a stream inode out of its page cache
+ * @inode:	the inode
+ * @pos:	byte offset in the stream
+ * @buf:	destination
+ * @len:	bytes to copy; must lie inside the stream
+ *
+ * Return: 0, -EIO for a range outside the stream or an I/O error.
+ */
+int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+
+	if (pos > ns->data_size || len > ns->data_size - pos)
+		return -EIO;
+	if (ns->resident) {
+		memcpy(buf, ns->resident_data + pos, len);
+		return 0;
+	}
+	while (len) {
+		struct folio *folio = ntfs_stream_folio(inode, pos >> PAGE_SHIFT, ns->read_around);
+		size_t off, n;
+
+		if (IS_ERR(folio))
+			return -EIO;
+		off = offset_in_folio(folio, pos);
+		n = min_t(size_t, len, folio_size(folio) - off);
+		memcpy_from_folio(buf, folio, off, n);
+		folio_put(folio);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_read_volume() - Read bytes of the volume through the buffer cache
+ * @sb:		the volume
+ * @pos:	byte offset on the device
+ * @buf:	destination
+ * @len:	bytes to read
+ *
+ * Return: 0 or -EIO.
+ */
+int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len)
+{
+	while (len) {
+		struct buffer_head *bh = sb_bread(sb, pos >> sb->s_blocksize_bits);
+		u32 off = pos & (sb->s_blocksize - 1);
+		u32 n = min_t(u32, len, sb->s_blocksize - off);
+
+		if (!bh)
+			return -EIO;
+		memcpy(buf, bh->b_data + off, n);
+		brelse(bh);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From names and numbers to inodes: ntfs_iget() reads a file's inode from
+ * its MFT records (mode, owner, times, links, its stream) and chooses its
+ * operations; lookup finds a name in a directory; nocase dentries; NFS file
+ * handles and parents.  ntfs_iget() and the directory inode operations
+ * share this file because each needs the other: ntfs_iget() gives
+ * directories ntfs_dir_iops, whose lookup calls ntfs_iget().
+ */
+
+#include <linux/exportfs.h>
+#include <linux/slab.h>
+
+#include "ntfs3.h"
+
+/* ---- reading an inode --------------------------------------------------- */
+
+static const __le16 ntfs_i30[] = { cpu_to_le16('$'), cpu_to_le16('I'),
+				   cpu_to_le16('3'), cpu_to_le16('0') };
+
+/* What ntfs_read_inode() learns from the attributes of a file. */
+struct ntfs_inode_scan {
+	const struct ntfs_std_info *si;
+	u32 si_len;
+	unsigned int names;
+	const struct ntfs_attr *data0;
+	const struct ntfs_attr *index_root;
+	const struct ntfs_attr *index_alloc0;
+	const struct ntfs_attr *reparse;
+	bool has_ea;
+};
+
+static bool ntfs_is_i30(const struct ntfs_attr *a)
+{
+	return ntfs_attr_name_is(a, ntfs_i30, ARRAY_SIZE(ntfs_i30));
+}
+
+/* Report which rule of the format a file breaks; returns -EIO. */
+static int ntfs_inode_bad(struct ntfs_inode *ni, const char *rule)
+{
+	return ntfs_err_ratelimited(ni->vfs_inode.i_sb, ni->record, "%s", rule);
+}
+
+static int ntfs_scan_attr(struct ntfs_inode *ni, struct ntfs_inode_scan *s,
+			  const struct ntfs_attr *a)
+{
+	const struct ntfs_file_name *fn;
+	bool first = !a->non_resident || !a->nr.lowest_vcn;
+
+	switch (le32_to_cpu(a->type)) {
+	case NTFS_AT_STANDARD_INFO:
+		s->si = ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE);
+		if (!s->si)
+			return ntfs_inode_bad(ni, "$STANDARD_INFORMATION is non-resident or short");
+		s->si_len = le32_to_cpu(a->r.value_length);
+		break;
+	case NTFS_AT_FILE_NAME:
+		fn = ntfs_attr_value(a, sizeof(*fn));
+		if (!fn)
+			return ntfs_inode_bad(ni, "$FILE_NAME is non-resident or short");
+		if (fn->name_space != NTFS_NS_DOS)
+			s->names++;
+		break;
+	case NTFS_AT_DATA:
+		if (!a->name_length && first)
+			s->data0 = a;
+		break;
+	case NTFS_AT_INDEX_ROOT:
+		if (ntfs_is_i30(a))
+			s->index_root = a;
+		break;
+	case NTFS_AT_INDEX_ALLOC:
+		if (ntfs_is_i30(a) && first)
+			s->index_alloc0 = a;
+		break;
+	case NTFS_AT_REPARSE:
+		s->reparse = a;
+		break;
+	case NTFS_AT_EA:
+		s->has_ea = true;
+		break;
+	}
+	return 0;
+}
+
+/* Decode the runs of every extent of the stream (@type, unnamed or $I30). */
+static int ntfs_load_runs(struct ntfs_sb *sbi, const struct ntfs_recset *rs,
+			  struct ntfs_stream *ns, u32 type, bool i30)
+{
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_attr *a;
+	int err;
+
+	while ((a = ntfs_recset_next(rs, &pos)) && !IS_ERR(a)) {
+		if (le32_to_cpu(a->type) != type || !a->non_resident)
+			continue;
+		if (i30 ? !ntfs_is_i30(a) : a->name_length != 0)
+			continue;
+		err = ntfs_stream_add_extent(sbi, ns, a);
+		if (err)
+			return err;
+	}
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	return ntfs_stream_finish_runs(sbi, ns);
+}
+
+static int ntfs_load_stream(struct ntfs_sb *sbi, const struct ntfs_recset *rs,
+			    struct ntfs_stream *ns, const struct ntfs_attr *first, bool i30)
+{
+	int err;
+
+	ns->record = rs->base;
+	ns->type = le32_to_cpu(first->type);
+	err = ntfs_stream_from_attr(sbi, ns, first);
+	if (!err && !ns->resident)
+		err = ntfs_load_runs(sbi, rs, ns, ns->type, i30);
+	return err;
+}
+
+static int ntfs_load_index(struct ntfs_sb *sbi, struct ntfs_inode *ni,
+			   const struct ntfs_recset *rs, const struct ntfs_inode_scan *s)
+{
+	const struct ntfs_index_root *ir;
+	u32 len = le32_to_cpu(s->index_root->r.value_length);
+	u32 bs;
+	int err;
+
+	ir = ntfs_attr_value(s->index_root, sizeof(*ir));
+	if (!ir || le32_to_cpu(ir->type) != NTFS_AT_FILE_NAME)
+		return ntfs_inode_bad(ni, "$INDEX_ROOT:$I30 is short or does not index $FILE_NAME");
+	bs = le32_to_cpu(ir->block_size);
+	if (bs < 512 || bs > 65536 || !is_power_of_2(bs))
+		return ntfs_inode_bad(ni, "index block size is not a power of two in 512..65536");
+	ni->index_block_size = bs;
+	ni->index_collation = le32_to_cpu(ir->collation);
+	ni->index_root = kmemdup(ir, len, GFP_NOFS);
+	if (!ni->index_root)
+		return -ENOMEM;
+	ni->index_root_size = len;
+	if (!s->index_alloc0)
+		return 0;
+	if (!s->index_alloc0->non_resident)
+		return ntfs_inode_bad(ni, "$INDEX_ALLOCATION is resident");
+	err = ntfs_load_stream(sbi, rs, &ni->stream, s->index_alloc0, true);
+	return err ? err : ntfs_stream_check_meta(sbi, &ni->stream);
+}
+
+static int ntfs_empty_stream(struct ntfs_stream *ns)
+{
+	ns->type = NTFS_AT_DATA;
+	ns->resident = true;
+	ns->resident_data = kzalloc(1, GFP_NOFS);
+	return ns->resident_data ? 0 : -ENOMEM;
+}
+
+static umode_t ntfs_mode(struct ntfs_sb *sbi, struct ntfs_inode *ni, bool dir)
+{
+	umode_t mode;
+
+	if (dir)
+		return S_IFDIR | (0777 & ~sbi->opt.dmask);
+	mode = S_IFREG | (0777 & ~sbi->opt.fmask);
+	if (ni->attributes & FILE_ATTRIBUTE_READONLY)
+		mode &= ~0222;
+	return mode;
+}
+
+static void ntfs_set_times(struct inode *inode, const struct ntfs_std_info *si)
+{
+	inode_set_mtime_to_ts(inode, ntfs_time(si->data_time));
+	inode_set_ctime_to_ts(inode, ntfs_time(si->mft_time));
+	inode_set_atime_to_ts(inode, ntfs_time(si->access_time));
+}
+
+static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
+			    const struct ntfs_inode_scan *s)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_inode *ni = NTFS_I(inode);
+	const struct ntfs_record *r = rs->rec[0];
+	bool dir = le16_to_cpu(r->flags) & NTFS_RECORD_IS_DIR;
+	int err;
+
+	if (!s->si)
+		return ntfs_inode_bad(ni, "no $STANDARD_INFORMATION");
+	ni->attributes = le32_to_cpu(s->si->attributes);
+	if (s->si_len >= sizeof(*s->si))
+		ni->security_id = le32_to_cpu(s->si->security_id);
+	ntfs_set_times(inode, s->si);
+	inode->i_uid = sbi->opt.uid;
+	inode->i_gid = sbi->opt.gid;
+	inode->i_generation = ni->seq;
+
+	if (s->reparse) {
+		err = ntfs_load_reparse(inode, rs, s->reparse);
+		if (err)
+			return err;
+	}
+	ni->dir_record = dir;
+	if (ni->link) {
+		/* Drive-rooted targets are built per lookup by ntfs_get_link(). */
+		if (!ni->link_drive_rooted)
+			inode->i_link = ni->link;
+		inode->i_mode = S_IFLNK | 0777;
+		inode->i_op = &ntfs_symlink_iops;
+		inode->i_size = strlen(ni->link);
+		set_nlink(inode, max(1U, s->names));
+		return 0;
+	}
+
+	if (dir && s->index_root) {
+		err = ntfs_load_index(sbi, ni, rs, s);
+		if (err)
+			return err;
+		inode->i_mode = ntfs_mode(sbi, ni, true);
+		inode->i_op = &ntfs_dir_iops;
+		inode->i_fop = &ntfs_dir_fops;
+		inode->i_size = ni->stream.data_size;
+		ni->stream.read_around = NTFS_META_READ_AROUND;
+		set_nlink(inode, 1);
+	} else {
+		/* Some metafiles ($Secure, $Quota) have named streams only: empty. */
+		if (s->data0)
+			err = ntfs_load_stream(sbi, rs, &ni->stream, s->data0, false);
+		else
+			err = ntfs_empty_stream(&ni->stream);
+		if (err)
+			return err;
+		inode->i_mode = ntfs_mode(sbi, ni, false);
+		inode->i_op = &ntfs_file_iops;
+		inode->i_fop = &ntfs_file_fops;
+		inode->i_size = ni->stream.data_size;
+		set_nlink(inode, max(1U, s->names));
+	}
+	inode->i_mapping->a_ops = &ntfs_aops;
+	inode->i_blocks = (ni->stream.resident ? 0 : ni->stream.alloc_size) >> 9;
+	if (S_ISREG(inode->i_mode) && (ni->attributes & FILE_ATTRIBUTE_SYSTEM)) {
+		ni->link = ntfs_interix_link(inode);
+		inode->i_link = ni->link;
+		if (ni->link) {
+			inode->i_mode = S_IFLNK | 0777;
+			inode->i_op = &ntfs_symlink_iops;
+			inode->i_fop = NULL;
+			inode->i_size = strlen(ni->link);
+		}
+	}
+	if (s->has_ea)
+		ntfs_apply_wsl_ea(inode);
+	if (sbi->opt.sys_immutable && (ni->attributes & FILE_ATTRIBUTE_SYSTEM) &&
+	    ni->record >= NTFS_FIRST_USER_INO)
+		inode->i_flags |= S_IMMUTABLE;
+	return 0;
+}
+
+static int ntfs_read_inode(struct inode *inode)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_inode_scan s = {};
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a;
+	int err;
+
+	ni->record = inode->i_ino;
+	err = ntfs_recset_load(sbi, ni->record, &rs);
+	if (err)
+		goto out;
+	ni->seq = le16_to_cpu(((struct ntfs_record *)rs.rec[0])->sequence);
+
+	while ((a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+		err = ntfs_scan_attr(ni, &s, a);
+		if (err)
+			goto out;
+	}
+	err = PTR_ERR_OR_ZERO(a);
+	if (!err)
+		err = ntfs_setup_inode(inode, &rs, &s);
+out:
+	ntfs_recset_free(&rs);
+	if (err == -EIO)
+		ntfs_err_ratelimited(inode->i_sb, inode->i_ino, "damaged MFT record or attribute");
+	return err;
+}
+
+/**
+ * ntfs_iget() - The inode of a file by its base MFT record number
+ * @sb:		the super block
+ * @nr:		record number
+ *
+ * Return: the inode, or ERR_PTR(-EIO) for a damaged record, -ENOENT for a
+ * record that is not a file in use, -ENOMEM.
+ */
+struct inode *ntfs_iget(struct super_block *sb, u64 nr)
+{
+	struct inode *inode = iget_locked(sb, nr);
+	int err;
+
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	if (!(inode->i_state & I_NEW))
+		return inode;
+	err = ntfs_read_inode(inode);
+	if (err) {
+		iget_failed(inode);
+		return ERR_PTR(err);
+	}
+	unlock_new_inode(inode);
+	return inode;
+}
+
+/* ---- lookup ------------------------------------------------------------- */
+
+static struct dentry *ntfs_lookup(struct inode *dir, struct dentry *dentry, unsigned int flags)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct inode *inode = NULL;
+	__le16 *uname;
+	u64 ref;
+	int len, err;
+
+	uname = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*uname), GFP_KERNEL);
+	if (!uname)
+		return ERR_PTR(-ENOMEM);
+	len = ntfs_name_to_utf16(sbi, dentry->d_name.name, dentry->d_name.len, uname);
+	err = len < 0 ? len : ntfs_dir_lookup(dir, uname, len, &ref);
+	kfree(uname);
+	if (err == -ENOENT || err == -EINVAL)
+		return d_splice_alias(NULL, dentry);
+	if (err)
+		return ERR_PTR(err);
+
+	inode = ntfs_iget(dir->i_sb, NTFS_REF_RECORD(ref));
+	if (!IS_ERR(inode) && NTFS_I(inode)->seq != NTFS_REF_SEQ(ref)) {
+		iput(inode);
+		inode = ERR_PTR(ntfs_err_ratelimited(dir->i_sb, dir->i_ino,
+						     "an entry names record %llu with another sequence number",
+						     NTFS_REF_RECORD(ref)));
+	}
+	return d_splice_alias(inode, dentry);
+}
+
+/* ---- nocase: one dentry per name regardless of case ------------------ */
+
+/* @name upcased into @out (NTFS_MAX_NAME + 1 units); returns units or < 0. */
+static int ntfs_upcased(struct ntfs_sb *sbi, const char *name, int len, __le16 *out)
+{
+	int n = ntfs_name_to_utf16(sbi, name, len, out), i;
+
+	for (i = 0; i < n; i++)
+		out[i] = cpu_to_le16(ntfs_upcase(sbi, le16_to_cpu(out[i])));
+	return n;
+}
+
+static int ntfs_d_hash(const struct dentry *dentry, struct qstr *q)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dentry->d_sb);
+	__le16 *u = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*u), GFP_ATOMIC);
+	unsigned long hash;
+	int n, i;
+
+	if (!u)
+		return -ENOMEM;
+	n = ntfs_upcased(sbi, q->name, q->len, u);
+	if (n >= 0) {
+		hash = init_name_hash(dentry);
+		for (i = 0; i < n; i++)
+			hash = partial_name_hash(le16_to_cpu(u[i]), hash);
+		q->hash = end_name_hash(hash);
+	}
+	kfree(u);
+	return 0;	/* unconvertible names keep the default hash */
+}
+
+static int ntfs_d_compare(const struct dentry *dentry, unsigned int len,
+			  const char *str, const struct qstr *name)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dentry->d_sb);
+	__le16 *a = kmalloc_array(2 * (NTFS_MAX_NAME + 1), sizeof(*a), GFP_ATOMIC);
+	int na, nb, differ = 1;
+
+	if (!a)
+		return len != name->len || memcmp(str, name->name, len);
+	na = ntfs_upcased(sbi, str, len, a);
+	nb = ntfs_upcased(sbi, name->name, name->len, a + NTFS_MAX_NAME + 1);
+	if (na < 0 || nb < 0)
+		differ = len != name->len || memcmp(str, name->name, len);
+	else
+		differ = na != nb || memcmp(a, a + NTFS_MAX_NAME + 1, 2 * na);
+	kfree(a);
+	return differ;
+}
+
+const struct dentry_operations ntfs_nocase_dops = {
+	.d_hash		= ntfs_d_hash,
+	.d_compare	= ntfs_d_compare,
+};
+
+const struct inode_operations ntfs_dir_iops = {
+	.lookup		= ntfs_lookup,
+	.getattr	= ntfs_getattr,
+	.listxattr	= ntfs_listxattr,
+};
+
+/* ---- NFS export --------------------------------------------------------- */
+
+static struct inode *ntfs_nfs_get_inode(struct super_block *sb, u64 ino, u32 gen)
+{
+	struct inode *inode;
+
+	if (ino < NTFS_ROOT_INO || ino >= NTFS_SB(sb)->mft_records)
+		return ERR_PTR(-ESTALE);
+	inode = ntfs_iget(sb, ino);
+	if (IS_ERR(inode))
+		return ERR_PTR(-ESTALE);
+	if (gen && inode->i_generation != gen) {
+		iput(inode);
+		return ERR_PTR(-ESTALE);
+	}
+	return inode;
+}
+
+static struct dentry *ntfs_fh_to_dentry(struct super_block *sb, struct fid *fid,
+					int len, int type)
+{
+	return generic_fh_to_dentry(sb, fid, len, type, ntfs_nfs_get_inode);
+}
+
+static struct dentry *ntfs_fh_to_parent(struct super_block *sb, struct fid *fid,
+					int len, int type)
+{
+	return generic_fh_to_parent(sb, fid, len, type, ntfs_nfs_get_inode);
+}
+
+/**
+ * ntfs_parent_of() - The directory a file is named in (its first name)
+ * @inode:	the file
+ * @parent:	set to the parent's record number
+ *
+ * Return: 0, -EIO, -ENOENT, -ENOMEM.
+ */
+static int ntfs_parent_of(struct inode *inode, u64 *parent)
+{
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a;
+	int err = ntfs_recset_load(NTFS_SB(inode->i_sb), inode->i_ino, &rs);
+
+	if (!err) {
+		err = -ENOENT;
+		while ((a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+			const struct ntfs_file_name *fn;
+
+			if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME)
+				continue;
+			fn = ntfs_attr_value(a, sizeof(*fn));
+			if (fn) {
+				*parent = NTFS_REF_RECORD(le64_to_cpu(fn->parent));
+				err = 0;
+				break;
+			}
+		}
+	}
+	ntfs_recset_free(&rs);
+	return err;
+}
+
+static struct dentry *ntfs_get_parent(struct dentry *child)
+{
+	struct inode *inode = d_inode(child);
+	u64 parent;
+	int err = ntfs_parent_of(inode, &parent);
+
+	if (err)
+		return ERR_PTR(err);
+	return d_obtain_alias(ntfs_iget(inode->i_sb, parent));
+}
+
+const struct export_operations ntfs_export_ops = {
+	.encode_fh	= generic_encode_ino32_fh,
+	.fh_to_dentry	= ntfs_fh_to_dentry,
+	.fh_to_parent	= ntfs_fh_to_parent,
+	.get_parent	= ntfs_get_parent,
+};

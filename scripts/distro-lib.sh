@@ -88,12 +88,12 @@ distro_fetch() {
 
 # distro_dkms_build KVER: ntfs3/ built by DKMS ("dkms add" + "dkms build",
 # ntfs3/dkms.conf) against the unpacked headers, in a private DKMS tree
-# (build/distro/KVER/dkms); no /var/lib/dkms, no /lib/modules on the host.
+# (build/distro/KVER/dkms, or DISTRO_DKMS_TREE); no /var/lib/dkms, no /lib/modules on the host.
 # Fails on a compiler warning.  Sets DKO to the built ntfs3.ko.
 distro_dkms_build() {
 	k=$1
 	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/ntfs3/dkms.conf")
-	_t=$DISTRO/$k/dkms
+	_t=${DISTRO_DKMS_TREE:-$DISTRO/$k/dkms}
 	_log=$LOGS/distro-dkms-$k.log
 	rm -rf "$_t"
 	mkdir -p "$_t/src" "$_t/tree" "$_t/inst"

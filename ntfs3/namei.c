@@ -310,7 +310,7 @@ struct inode *ntfs_iget(struct super_block *sb, u64 nr)
 	return inode;
 }
 
-/* ---- lookup ------------------------------------------------------------- */
+/* ---- lookup: the directory inode operations ----------------------------- */
 
 static struct dentry *ntfs_lookup(struct inode *dir, struct dentry *dentry, unsigned int flags)
 {
@@ -340,6 +340,12 @@ static struct dentry *ntfs_lookup(struct inode *dir, struct dentry *dentry, unsi
 	}
 	return d_splice_alias(inode, dentry);
 }
+
+const struct inode_operations ntfs_dir_iops = {
+	.lookup		= ntfs_lookup,
+	.getattr	= ntfs_getattr,
+	.listxattr	= ntfs_listxattr,
+};
 
 /* ---- nocase: one dentry per name regardless of case ------------------ */
 
@@ -395,12 +401,6 @@ static int ntfs_d_compare(const struct dentry *dentry, unsigned int len,
 const struct dentry_operations ntfs_nocase_dops = {
 	.d_hash		= ntfs_d_hash,
 	.d_compare	= ntfs_d_compare,
-};
-
-const struct inode_operations ntfs_dir_iops = {
-	.lookup		= ntfs_lookup,
-	.getattr	= ntfs_getattr,
-	.listxattr	= ntfs_listxattr,
 };
 
 /* ---- NFS export --------------------------------------------------------- */

@@ -229,6 +229,9 @@ struct ntfs_file_name {
 #define NTFS_NS_DOS		2
 #define NTFS_NS_WIN32_AND_DOS	3
 
+/* The longest name, in UTF-16 units (name_length is a byte). */
+#define NTFS_MAX_NAME		255
+
 /* $VOLUME_INFORMATION. */
 struct ntfs_volume_info {
 	__le64	reserved;

@@ -33,9 +33,6 @@ struct iomap_ops;
 #define NTFS_MAX_EXT_RECORDS	4096
 #define NTFS_MAX_INDEX_DEPTH	32
 
-/* Units in a file name. */
-#define NTFS_MAX_NAME		255
-
 /* VCNs and sizes on disk stay below this (2^62): larger ones are corrupt. */
 #define NTFS_MAX_VCN		BIT_ULL(62)
 

@@ -97,11 +97,21 @@ if [ ! -f "$OUT" ] || [ "$(cat "$OUT.version" 2>/dev/null)" != "$ver" ] ||
 exec /usr/sbin/mkntfs -F -f -q "$@"
 EOF
 	chmod 755 "$R/usr/sbin/mkfs.ntfs3"
+	# The unprivileged users fstests' _require_user and friends look for.
+	for u in fsgqa:1000 fsgqa2:1001 123456-fsgqa:123456; do
+		grep -q "^${u%%:*}:" "$R/etc/passwd" && continue
+		echo "${u%%:*}:x:${u#*:}:${u#*:}::/home/${u%%:*}:/bin/bash" >>"$R/etc/passwd"
+		echo "${u%%:*}:x:${u#*:}:" >>"$R/etc/group"
+		echo "${u%%:*}:*:20000:0:99999:7:::" >>"$R/etc/shadow"
+		mkdir -p "$R/home/${u%%:*}"
+		chown "${u#*:}:${u#*:}" "$R/home/${u%%:*}"
+	done
+	echo xfstests >"$R/etc/hostname"
 	# Documentation and locales: not needed, and the guest holds all of it
 	# in RAM.
 	rm -rf "$R/usr/share/doc" "$R/usr/share/man" "$R/usr/share/info" \
 		"$R/usr/share/locale" "$R/var/cache/debconf"/*-old
-	(cd "$R" && find . -xdev | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$OUT.new"
+	(cd "$R" && find . -xdev | LC_ALL=C sort | cpio -o -H newc --quiet) >"$OUT.new"
 	# a virtio disk's size is whole 512-byte sectors; cpio ignores the tail
 	truncate -s %512 "$OUT.new"
 	mv "$OUT.new" "$OUT"

@@ -47,6 +47,11 @@ echo "xfstests: driver $DRIVER loaded: $(grep '^ntfs3 ' /proc/modules)"
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev
+# devtmpfs has no /dev/fd links (udev makes them); bash's <(...) needs them
+ln -sf /proc/self/fd $R/dev/fd
+ln -sf /proc/self/fd/0 $R/dev/stdin
+ln -sf /proc/self/fd/1 $R/dev/stdout
+ln -sf /proc/self/fd/2 $R/dev/stderr
 mkdir -p $R/dev/shm $R/dev/pts $R/mnt/test $R/mnt/scratch
 mount -t tmpfs tmpfs $R/dev/shm
 mount -t devpts devpts $R/dev/pts
@@ -54,7 +59,7 @@ mount -t tmpfs tmpfs $R/tmp
 mount -t debugfs debugfs $R/sys/kernel/debug 2>/dev/null
 ln -sf ../proc/self/mounts $R/etc/mtab
 cp /etc/resolv.conf $R/etc/ 2>/dev/null
-install -m 755 $X/fsck.ntfs3 $R/usr/sbin/fsck.ntfs3
+cp $X/fsck.ntfs3 $R/usr/sbin/fsck.ntfs3 && chmod 755 $R/usr/sbin/fsck.ntfs3
 F=$R/var/lib/xfstests
 cp $X/local.config $X/exclude $X/selection $F/
 mkdir -p $F/results

@@ -95,8 +95,10 @@ static size_t parse_list(struct vol *v, u64 base, const u8 *list, u32 len,
 		const struct ntfs_attr_list_entry *e = (const void *)(list + off);
 		u32 elen;
 
-		if (len - off < sizeof(*e) || (elen = le16(e->length)) < sizeof(*e) ||
-		    elen > len - off || e->name_offset + 2u * e->name_length > elen) {
+		/* 0 when even the entry's header does not fit */
+		elen = len - off < sizeof(*e) ? 0 : le16(e->length);
+		if (elen < sizeof(*e) || elen > len - off ||
+		    e->name_offset + 2u * e->name_length > elen) {
 			report(v, P_ATTRLIST, base, "$ATTRIBUTE_LIST",
 			       "entry %u at byte %u: length or name outside the list", idx, off);
 			break;

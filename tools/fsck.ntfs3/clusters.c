@@ -20,10 +20,10 @@
 #define RANGE_LINES_MAX	50
 
 /* $Bitmap is read this many bytes at a time. */
-#define BITMAP_CHUNK	(1u << 20)
+#define BITMAP_CHUNK	BIT(20)
 
 /*
- * The first four records ($MFT, $MFTMirr, $LogFile, $Volume) are what a
+ * The first four records ($MFT, $MFTMirr, the log file, $Volume) are what a
  * driver needs to mount when $MFT's start is unreadable: the mirror must
  * hold at least these.  mkntfs makes the mirror max(4 records, 1 cluster)
  * and ntfs-3g keeps all of it current, but the format only promises the
@@ -560,7 +560,8 @@ static void flush_leak(struct vol *v, struct bitmap_cmp *b)
 		report(v, P_LEAKED, NO_REC, "$Bitmap",
 		       "%s marked in use, no owner",
 		       clusters_str(cl, sizeof(cl), x->first, x->end));
-	x->first = x->end = 0;
+	x->first = 0;
+	x->end = 0;
 }
 
 static void flush_unmarked(struct vol *v, struct owners *o, struct bitmap_cmp *b)
@@ -569,7 +570,8 @@ static void flush_unmarked(struct vol *v, struct owners *o, struct bitmap_cmp *b
 
 	if (x->first != x->end)
 		report_unmarked(v, o, &b->unmarked_cap, x->first, x->end);
-	x->first = x->end = 0;
+	x->first = 0;
+	x->end = 0;
 }
 
 /* Add the set bits of @mask (64 clusters from @lcn) to their range. */
@@ -699,8 +701,9 @@ void check_clusters(struct vol *v)
 		return;
 	o.claimed = calloc(words, sizeof(u64));
 	if (!o.claimed) {
-		fprintf(stderr, "fsck.ntfs3: no memory for a bitmap of %llu clusters: "
-			"cluster ownership not checked\n", (unsigned long long)v->clusters);
+		fprintf(stderr,
+			"fsck.ntfs3: no memory for a bitmap of %llu clusters: cluster ownership not checked\n",
+			(unsigned long long)v->clusters);
 		return;
 	}
 	claim_all(v, &o);
@@ -713,8 +716,8 @@ void check_clusters(struct vol *v)
 	 * own ones behind - both already reported, leaks would repeat them.
 	 */
 	if (o.incomplete || o.overlaps)
-		checked(v, "clusters: some records or runlists are broken, "
-			"clusters set in $Bitmap without an owner are not reported");
+		checked(v,
+			"clusters: some records or runlists are broken, clusters set in $Bitmap without an owner are not reported");
 	checked(v, "clusters: %llu, %zu extents", (unsigned long long)v->clusters, o.n);
 	free(o.ext);
 	free(o.claimed);

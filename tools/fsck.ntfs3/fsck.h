@@ -36,7 +36,17 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
-#define __packed __attribute__((packed))
+
+/*
+ * The kernel's spellings of the compiler attributes and helpers used here,
+ * for userspace.  __attribute__ is only spelled in __fsck_attr().
+ */
+#define __fsck_attr(...)	__attribute__((__VA_ARGS__))
+#define __packed		__fsck_attr(packed)
+#define __printf(a, b)		__fsck_attr(format(printf, a, b))
+#define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
+#define BIT(nr)			(1UL << (nr))
+#define BIT_ULL(nr)		(1ULL << (nr))
 
 #include "../../ntfs3/ntfs.h"
 
@@ -174,11 +184,11 @@ struct vol {
 #define NO_REC	UINT64_MAX
 
 /* main.c */
+__printf(5, 6)
 void report(struct vol *v, const char *cls, u64 rec, const char *where,
-	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-void checked(struct vol *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+	    const char *fmt, ...);
+__printf(2, 3) void checked(struct vol *v, const char *fmt, ...);
+__printf(1, 2) void fatal(const char *fmt, ...);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n, size_t size);
 
@@ -189,10 +199,12 @@ int vol_read(struct vol *v, u64 pos, void *buf, size_t len);
 int vol_check_boot(struct vol *v);
 int vol_load_mft(struct vol *v);
 int fixup_apply(u8 *buf, u32 size, u32 sector, const char **why);
+
 static inline u8 *rec_buf(struct vol *v, u64 r)
 {
 	return v->mft + r * v->record_size;
 }
+
 static inline bool rec_ok(const struct vol *v, u64 r)
 {
 	return r < v->nrec && v->recs[r].state == REC_USED;
@@ -200,8 +212,24 @@ static inline bool rec_ok(const struct vol *v, u64 r)
 
 /* records.c: attribute iteration over a REC_USED record (bounds checked) */
 struct ntfs_attr *attr_next(struct vol *v, u64 r, struct ntfs_attr *prev);
+
+/* for_each_attr()'s place: the macro then names each argument once. */
+struct attr_iter {
+	struct vol		*v;
+	u64			r;
+	struct ntfs_attr	*a;
+};
+
+static inline struct ntfs_attr *attr_iter_next(struct attr_iter *it)
+{
+	it->a = attr_next(it->v, it->r, it->a);
+	return it->a;
+}
+
+/* @a is NULL after the loop, unless left with break. */
 #define for_each_attr(v, r, a) \
-	for ((a) = attr_next(v, r, NULL); (a); (a) = attr_next(v, r, a))
+	for (struct attr_iter __attr_it = { (v), (r), NULL }; \
+	     ((a) = attr_iter_next(&__attr_it));)
 const char *attr_desc(const struct ntfs_attr *a, char *buf, size_t len);
 const char *attr_type_name(u32 type);
 bool attr_name_is(const struct ntfs_attr *a, const char *ascii);
@@ -209,8 +237,10 @@ const void *attr_value(const struct ntfs_attr *a, u32 *len);
 void name_utf8(const __le16 *name, unsigned int len, char *out, size_t outlen);
 void check_records(struct vol *v);
 
-/* runlist decode: appends to out; on error returns -1, *why says which rule,
- * and the runs decoded before the error stay appended. */
+/*
+ * runlist decode: appends to out; on error returns -1, *why says which rule,
+ * and the runs decoded before the error stay appended.
+ */
 int runs_decode(struct vol *v, const struct ntfs_attr *a, struct runs *out,
 		const char **why);
 void runs_free(struct runs *r);
@@ -244,8 +274,11 @@ struct index_walk {
 	u32		block_size;	/* from $INDEX_ROOT */
 	u64		blocks;		/* index blocks reached */
 };
-/* index_walk: 0 sound, 1 problems reported, -ENOENT no such $INDEX_ROOT
- * (not reported).  A nonzero return of w->entry stops the walk. */
+
+/*
+ * index_walk: 0 sound, 1 problems reported, -ENOENT no such $INDEX_ROOT
+ * (not reported).  A nonzero return of w->entry stops the walk.
+ */
 int index_walk(struct vol *v, struct index_walk *w);
 int name_collate(const struct vol *v, const __le16 *a, unsigned int la,
 		 const __le16 *b, unsigned int lb);

@@ -223,14 +223,13 @@ static void key_text(const struct walker *k, const u8 *key, u32 len,
 	for (i = 0; i < len && i < 24 && o + 3 < outlen; i++)
 		o += snprintf(out + o, outlen - o, "%02x", key[i]);
 	if (i < len && o + 4 < outlen)
-		strcpy(out + o, "...");
+		snprintf(out + o, outlen - o, "...");
 }
 
 /* ---- nodes ---- */
 
 /* Report a broken node once; the walk does not descend into it. */
-static void __attribute__((format(printf, 3, 4)))
-node_bad(struct walker *k, u64 vcn, const char *fmt, ...)
+static __printf(3, 4) void node_bad(struct walker *k, u64 vcn, const char *fmt, ...)
 {
 	char text[256];
 	va_list ap;
@@ -265,7 +264,8 @@ static int node_validate(struct walker *k, const u8 *buf, u32 buflen,
 
 	if (first < sizeof(*h) || first % 8 || first > used || used > room ||
 	    room > buflen - hdr_off) {
-		node_bad(k, vcn, "header out of bounds: entries at %u, %u bytes used of %u, %u available",
+		node_bad(k, vcn,
+			 "header out of bounds: entries at %u, %u bytes used of %u, %u available",
 			 first, used, room, buflen - hdr_off);
 		return -1;
 	}
@@ -297,7 +297,8 @@ static int node_validate(struct walker *k, const u8 *buf, u32 buflen,
 		if (ENTRY_HDR + klen + (children ? 8 : 0) > len ||
 		    (!(flags & NTFS_IE_LAST) &&
 		     !key_fits(k->w->collation, buf + off + ENTRY_HDR, klen))) {
-			node_bad(k, vcn, "entry at offset %u: key length %u does not fit entry length %u",
+			node_bad(k, vcn,
+				 "entry at offset %u: key length %u does not fit entry length %u",
 				 off - hdr_off, klen, len);
 			return -1;
 		}
@@ -391,7 +392,8 @@ static u8 *block_load(struct walker *k, u64 parent, u64 vcn)
 
 	if (__builtin_mul_overflow(vcn, (u64)k->vcn_unit, &pos) ||
 	    pos % k->block_size || pos / k->block_size >= k->nblocks) {
-		node_bad(k, parent, "sub-node VCN %llu outside $INDEX_ALLOCATION (%llu blocks of %u bytes)",
+		node_bad(k, parent,
+			 "sub-node VCN %llu outside $INDEX_ALLOCATION (%llu blocks of %u bytes)",
 			 (unsigned long long)vcn,
 			 (unsigned long long)k->nblocks, k->block_size);
 		return NULL;
@@ -491,8 +493,8 @@ static const struct ntfs_index_root *root_check(struct walker *k,
 	const struct ntfs_index_root *ir;
 	u32 bs;
 
-	if (a->non_resident || !(ir = attr_value(a, len)) ||
-	    *len < sizeof(*ir)) {
+	ir = a->non_resident ? NULL : attr_value(a, len);
+	if (!ir || *len < sizeof(*ir)) {
 		report(v, P_INDEX, k->w->rec, k->root_where,
 		       "$INDEX_ROOT value too short or not resident");
 		return NULL;
@@ -657,7 +659,8 @@ struct name_iter {
 static void name_iter_start(struct name_iter *it, u64 base)
 {
 	memset(it, 0, sizeof(*it));
-	it->base = it->r = base;
+	it->base = base;
+	it->r = base;
 }
 
 /*
@@ -847,8 +850,10 @@ static void check_dir_index(struct vol *v, struct dirs *d, u64 r)
 		(unsigned long long)w.blocks);
 }
 
-/* Why name fn of record r was not found in its parent's index, if not a
- * consequence of something reported already. */
+/*
+ * Why name fn of record r was not found in its parent's index, if not a
+ * consequence of something reported already.
+ */
 static void check_orphan(struct vol *v, struct dirs *d, u64 r,
 			 const struct ntfs_file_name *fn)
 {
@@ -930,13 +935,12 @@ static void check_dos_pairs(struct vol *v, u64 r,
 		for (j = 0; j < n; j++) {
 			if (names[j]->parent != names[i]->parent)
 				continue;
-			if (names[j]->name_space == NTFS_NS_WIN32) {
+			if (names[j]->name_space == NTFS_NS_WIN32)
 				win++;
-			} else if (names[j]->name_space == NTFS_NS_DOS) {
+			else if (names[j]->name_space == NTFS_NS_DOS)
 				dos++;
-			} else {
+			else
 				continue;
-			}
 			if (j < i)
 				first = false;
 		}

@@ -82,6 +82,9 @@ void report(struct vol *v, const char *cls, u64 rec, const char *where,
 	putchar('\n');
 }
 
+/* What begins each line of -v. */
+#define CHECKED_PREFIX	"checked: "
+
 /* -v: one line per structure checked. */
 void checked(struct vol *v, const char *fmt, ...)
 {
@@ -89,14 +92,14 @@ void checked(struct vol *v, const char *fmt, ...)
 
 	if (!v->verbose)
 		return;
-	fputs("checked: ", stdout);
+	fputs(CHECKED_PREFIX, stdout);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [-n|-a|-y|-p] [-v|-q] [--offset BYTES [--size BYTES]] DEVICE|IMAGE\n"
@@ -195,15 +198,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			printf("%s %s\n", progname, FSCK_VERSION);
 			exit(FSCK_OK);
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			exit(FSCK_OK);
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			exit(FSCK_FAILED);
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		print_usage(stderr);
 		exit(FSCK_FAILED);
 	}
 	o->dev = argv[optind];

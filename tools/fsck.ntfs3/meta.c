@@ -310,8 +310,10 @@ struct secure {
 	u32		*sii_ids;	/* keys of $SII, sorted after the walk */
 	size_t		nsii, capsii;
 	bool		sii_ok, sdh_ok;	/* walks completed */
-	/* Parts of $SDS not walked after a reported problem: what the
-	 * indexes say is there cannot be compared. */
+	/*
+	 * Parts of $SDS not walked after a reported problem: what the
+	 * indexes say is there cannot be compared.
+	 */
 	struct sds_gap { u64 from, to; } *gaps;
 	size_t		ngaps, capgaps;
 	bool		sds_unread;	/* a read failed: nothing compares */
@@ -414,16 +416,23 @@ static const char *sd_bad(const u8 *sd, u32 len, char *why, size_t wlen)
 		return "revision is not 1";
 	if (!(ctl & SE_SELF_RELATIVE))
 		return "not self-relative";
-	if (le32(h.owner) && (e = sid_bad(sd, len, le32(h.owner))))
+	/* the first part found broken, in this order */
+	if (le32(h.owner)) {
+		e = sid_bad(sd, len, le32(h.owner));
 		part = "owner";
-	else if (le32(h.group) && (e = sid_bad(sd, len, le32(h.group))))
+	}
+	if (!e && le32(h.group)) {
+		e = sid_bad(sd, len, le32(h.group));
 		part = "group";
-	else if ((ctl & SE_SACL_PRESENT) && le32(h.sacl) &&
-		 (e = acl_bad(sd, len, le32(h.sacl))))
+	}
+	if (!e && (ctl & SE_SACL_PRESENT) && le32(h.sacl)) {
+		e = acl_bad(sd, len, le32(h.sacl));
 		part = "SACL";
-	else if ((ctl & SE_DACL_PRESENT) && le32(h.dacl) &&
-		 (e = acl_bad(sd, len, le32(h.dacl))))
+	}
+	if (!e && (ctl & SE_DACL_PRESENT) && le32(h.dacl)) {
+		e = acl_bad(sd, len, le32(h.dacl));
 		part = "DACL";
+	}
 	if (!e)
 		return NULL;
 	snprintf(why, wlen, "%s %s", part, e);
@@ -1080,7 +1089,8 @@ static void reparse_index(struct vol *v, struct reparse *rp)
 			report(v, P_REPARSE, rp->ent[i].rec, "$REPARSE_POINT",
 			       "tag 0x%08x: not listed in $Extend\\$Reparse:$R",
 			       rp->ent[i].tag);
-	checked(v, "$Extend\\$Reparse:$R (record %llu): %llu entries, %zu files with reparse points",
+	checked(v,
+		"$Extend\\$Reparse:$R (record %llu): %llu entries, %zu files with reparse points",
 		(unsigned long long)w.rec, (unsigned long long)w.entries,
 		rp->n);
 }

@@ -38,7 +38,7 @@ const char *attr_type_name(u32 type)
 	static char buf[16];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(attr_names) / sizeof(attr_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(attr_names); i++)
 		if (attr_names[i].type == type)
 			return attr_names[i].name;
 	snprintf(buf, sizeof(buf), "0x%x", type);
@@ -61,9 +61,8 @@ void name_utf8(const __le16 *name, unsigned int len, char *out, size_t outlen)
 		} else if (c >= 0xd800 && c < 0xe000) {
 			c = '?';
 		}
-		if (c < 0x20 || c == 0x7f) {
+		if (c < 0x20 || c == 0x7f)
 			c = '?';
-		}
 		if (c < 0x80) {
 			out[o++] = c;
 		} else if (c < 0x800) {
@@ -198,8 +197,10 @@ static const char *attr_rule(const struct ntfs_attr *a)
 		    le32(a->r.value_length) > len - data)
 			return "resident value outside the attribute";
 	}
-	if (a->name_length && (noff < NTFS_ATTR_RESIDENT_HDR || nend > len ||
-			       (nend > data && noff < data + (a->non_resident ? 0 : le32(a->r.value_length)))))
+	if (a->name_length &&
+	    (noff < NTFS_ATTR_RESIDENT_HDR || nend > len ||
+	     (nend > data &&
+	      noff < data + (a->non_resident ? 0 : le32(a->r.value_length)))))
 		return "name outside the header or over the value";
 	return NULL;
 }
@@ -318,7 +319,8 @@ static void check_sizes(struct vol *v, u64 r, const struct ntfs_attr *a, const c
 	if (le64(a->nr.lowest_vcn))
 		return;
 	if (alloc & (v->cluster_size - 1))
-		report(v, P_SIZES, r, desc, "allocated size %llu is not a multiple of the cluster size",
+		report(v, P_SIZES, r, desc,
+		       "allocated size %llu is not a multiple of the cluster size",
 		       (unsigned long long)alloc);
 	if (data > alloc)
 		report(v, P_SIZES, r, desc, "data size %llu exceeds the allocated size %llu",
@@ -359,7 +361,8 @@ static void check_std_info(struct vol *v, u64 r, const struct ntfs_attr *a)
 	const struct ntfs_std_info *si = attr_value(a, &len);
 
 	if (!si || len < NTFS_STD_INFO_V1_SIZE) {
-		report(v, P_ATTR, r, "$STANDARD_INFORMATION", "value of %u bytes is too short", len);
+		report(v, P_ATTR, r, "$STANDARD_INFORMATION",
+		       "value of %u bytes is too short", len);
 		return;
 	}
 	v->recs[r].file_attrs = le32(si->attributes);
@@ -401,7 +404,8 @@ static void check_contents(struct vol *v, u64 r)
 
 		attr_desc(a, desc, sizeof(desc));
 		if (type < prev)
-			report(v, P_ATTR, r, desc, "type 0x%x after type 0x%x: attributes out of order",
+			report(v, P_ATTR, r, desc,
+			       "type 0x%x after type 0x%x: attributes out of order",
 			       type, prev);
 		prev = type;
 		if (a->non_resident && must_be_resident(type)) {
@@ -441,13 +445,16 @@ static void check_required(struct vol *v, u64 r)
 	u32 e;
 
 	if (!a || le32(a->type) != NTFS_AT_STANDARD_INFO)
-		report(v, P_ATTR, r, "$STANDARD_INFORMATION", "missing (must be the first attribute)");
+		report(v, P_ATTR, r, "$STANDARD_INFORMATION",
+		       "missing (must be the first attribute)");
 	for (e = v->recs[r].ext_first; e && !i30; e = v->recs[e].ext_next)
 		i30 = has_i30_root(v, e);
 	if ((v->recs[r].flags & NTFS_RECORD_IS_DIR) && !i30)
-		report(v, P_ATTR, r, "$INDEX_ROOT:$I30", "directory flag set but no $I30 index root");
+		report(v, P_ATTR, r, "$INDEX_ROOT:$I30",
+		       "directory flag set but no $I30 index root");
 	if (!(v->recs[r].flags & NTFS_RECORD_IS_DIR) && i30)
-		report(v, P_RECORD, r, "flags", "has a $I30 index root but no directory flag");
+		report(v, P_RECORD, r, "flags",
+		       "has a $I30 index root but no directory flag");
 }
 
 /**

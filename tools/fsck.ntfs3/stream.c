@@ -93,7 +93,9 @@ int stream_open(struct vol *v, u64 rec, u32 type, const char *name, struct strea
 	if (!a->non_resident) {
 		s->resident = true;
 		s->value = attr_value(a, &s->value_len);
-		s->data_size = s->valid_size = s->alloc_size = s->value_len;
+		s->data_size = s->value_len;
+		s->valid_size = s->value_len;
+		s->alloc_size = s->value_len;
 		if (n > 1 || !s->value)
 			err = -EIO;
 	} else {
@@ -155,7 +157,8 @@ static int read_runs(struct vol *v, const struct stream *s, u64 pos, u8 *buf, si
 		} else {
 			if (pos + n > s->valid_size)
 				n = s->valid_size - pos;
-			if (vol_read(v, ((x->lcn + (vcn - x->vcn)) << v->cluster_bits) + in, buf, n))
+			if (vol_read(v, ((x->lcn + (vcn - x->vcn)) << v->cluster_bits) + in,
+				     buf, n))
 				return -EIO;
 		}
 		buf += n;

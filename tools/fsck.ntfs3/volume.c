@@ -19,7 +19,7 @@
 #include "fsck.h"
 
 #define READ_CHUNK	(16u << 20)	/* bytes per request when loading $MFT */
-#define MAX_RECORDS	(1ull << 32)	/* recs[] links records with u32 */
+#define MAX_RECORDS	BIT_ULL(32)	/* recs[] links records with u32 */
 
 int vol_open(struct vol *v, const char *path, u64 offset, u64 length)
 {
@@ -236,7 +236,7 @@ static const char *boot_from_backup(struct vol *v, struct ntfs_boot *b)
 	const char *why = "no backup boot sector found";
 	unsigned int i;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		if (v->dev_size < sizes[i] ||
 		    vol_read(v, v->dev_size / sizes[i] * sizes[i] - sizes[i], b, sizeof(*b)))
 			continue;
@@ -444,7 +444,8 @@ static void classify_record(struct vol *v, u64 r)
 	if (le32(h->usa.magic) != NTFS_MAGIC_FILE) {
 		x->state = REC_FREE;
 		if (le32(h->usa.magic) == NTFS_MAGIC_BAAD)
-			report(v, P_FIXUP, r, "header", "record marked BAAD (a failed multi-sector write)");
+			report(v, P_FIXUP, r, "header",
+			       "record marked BAAD (a failed multi-sector write)");
 		return;
 	}
 	x->flags = le16(h->flags);
@@ -474,8 +475,10 @@ static int mft_read_all(struct vol *v, u64 bytes)
 
 		if (x->vcn >= (bytes >> v->cluster_bits) + 1 || pos >= bytes)
 			break;
-		if (x->lcn != LCN_HOLE && (x->lcn >= v->clusters || x->len > v->clusters - x->lcn)) {
-			report(v, P_RUNLIST, 0, "$DATA", "$MFT run at VCN %llu lies outside the volume",
+		if (x->lcn != LCN_HOLE &&
+		    (x->lcn >= v->clusters || x->len > v->clusters - x->lcn)) {
+			report(v, P_RUNLIST, 0, "$DATA",
+			       "$MFT run at VCN %llu lies outside the volume",
 			       (unsigned long long)x->vcn);
 			return -1;
 		}

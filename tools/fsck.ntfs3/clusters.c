@@ -474,7 +474,8 @@ static void find_overlaps(struct vol *v, struct owners *o)
 	u64 far_end = 0;
 	size_t i;
 
-	qsort(o->ext, o->n, sizeof(*o->ext), extent_cmp);
+	if (o->n)
+		qsort(o->ext, o->n, sizeof(*o->ext), extent_cmp);
 	for (i = 0; i < o->n; i++) {
 		const struct extent *e = &o->ext[i];
 		u64 end = e->lcn + e->len;

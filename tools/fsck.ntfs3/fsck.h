@@ -250,6 +250,7 @@ int stream_open(struct vol *v, u64 rec, u32 type, const char *name,
 		struct stream *s);
 int stream_read(struct vol *v, const struct stream *s, u64 pos, void *buf,
 		size_t len);
+u64 stream_mapped_bytes(struct vol *v, const struct stream *s);
 void stream_free(struct stream *s);
 
 /* attrlist.c */

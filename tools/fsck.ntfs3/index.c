@@ -543,6 +543,17 @@ static void alloc_open(struct walker *k)
 		k->alloc_broken = err != -ENOENT;
 		return;
 	}
+	/* The block count comes from the disk: bound it by what the runs map. */
+	if (k->alloc.data_size > stream_mapped_bytes(k->v, &k->alloc)) {
+		report(k->v, P_INDEX, k->w->rec, k->where,
+		       "$INDEX_ALLOCATION data size %llu beyond the %llu bytes its runs map",
+		       (unsigned long long)k->alloc.data_size,
+		       (unsigned long long)stream_mapped_bytes(k->v, &k->alloc));
+		stream_free(&k->alloc);
+		k->alloc_broken = true;
+		k->errors++;
+		return;
+	}
 	k->have_alloc = true;
 	k->nblocks = k->alloc.data_size / k->block_size;
 	k->visited = xcalloc(k->nblocks ? k->nblocks : 1, 1);

@@ -110,6 +110,26 @@ int stream_open(struct vol *v, u64 rec, u32 type, const char *name, struct strea
 	return err;
 }
 
+/**
+ * stream_mapped_bytes() - bytes the runs of a stream map (holes included),
+ * never more than the volume holds: a bound for sizes read from the disk.
+ */
+u64 stream_mapped_bytes(struct vol *v, const struct stream *s)
+{
+	const struct run *last;
+	u64 end;
+
+	if (s->resident)
+		return s->value_len;
+	if (!s->runs.n)
+		return 0;
+	last = &s->runs.v[s->runs.n - 1];
+	end = last->vcn + last->len;
+	if (end > v->clusters)
+		end = v->clusters;
+	return end << v->cluster_bits;
+}
+
 void stream_free(struct stream *s)
 {
 	runs_free(&s->runs);

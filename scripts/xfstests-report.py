@@ -42,6 +42,11 @@ def read_info(run):
     return info
 
 
+def xsrc(run):
+    """The fstests tree the run used (run.info's src=), for expected outputs."""
+    return read_info(run).get('src') or os.path.join(TOP, 'build/xfstests-src')
+
+
 def parse_xunit(text):
     """{test: (status, seconds, reason)} from fstests' xunit testcases."""
     out = {}
@@ -89,15 +94,33 @@ def outcomes(run):
         m = re.match(r'^(\w+/\d+)\s', line)
         if m:
             last = m.group(1)
+    # "output mismatch" says little: add the first line of the test's
+    # output that the expected output (from the fstests tree of the run)
+    # does not have, e.g. "touch: cannot touch 'f': Read-only file system".
+    for t, (st, secs, why) in out.items():
+        bad = os.path.join(res, t + '.out.bad')
+        if st != 'fail' or 'output mismatch' not in why or not os.path.exists(bad):
+            continue
+        want = set()
+        # T.out, or T.out.default and variants chosen by T.cfg
+        for exp in glob.glob(os.path.join(xsrc(run), 'tests', t + '.out*')):
+            with open(exp, errors='replace') as f:
+                want |= set(f.read().splitlines())
+        with open(bad, errors='replace') as f:
+            extra = [ln for ln in f.read().splitlines() if ln.strip() and ln not in want]
+        if extra:
+            out[t] = (st, secs, 'output mismatch: ' + extra[0].strip())
     if not complete and last and last not in out:
-        out[last] = ('fail', '', 'did not finish before the run was cut off (hang or timeout)')
+        # the host's time limit ended the VM during this test: slow or hung,
+        # it has no outcome; counted with the skipped ones
+        out[last] = ('cut', '', 'still running when the time limit of the run ended it')
     return out, complete
 
 
 def counts(out):
     p = sum(1 for s in out.values() if s[0] == 'pass')
     f = sum(1 for s in out.values() if s[0] == 'fail')
-    n = sum(1 for s in out.values() if s[0] == 'notrun')
+    n = sum(1 for s in out.values() if s[0] in ('notrun', 'cut'))
     x = sum(1 for s in out.values() if s[0] == 'excluded')
     return p, f, n, x
 
@@ -113,8 +136,9 @@ def summary(run):
         print(f'xfstests: no results in {run}/results (see {run}/output.log)')
     for t in sorted(out, key=testkey):
         st, secs, why = out[t]
-        if st in ('fail', 'notrun'):
-            print(f'  {t:<14} {"FAIL" if st == "fail" else "not run"}: {why.strip()}')
+        if st in ('fail', 'notrun', 'cut'):
+            word = {'fail': 'FAIL', 'notrun': 'not run', 'cut': 'cut off'}[st]
+            print(f'  {t:<14} {word}: {why.strip()}')
     p, f, n, x = counts(out)
     if not complete:
         print('xfstests: partial results (check did not finish)')
@@ -136,6 +160,8 @@ def cell(o):
         return f'**fail**: {why}' if why else '**fail**'
     if st == 'notrun':
         return f'not run: {why}' if why else 'not run'
+    if st == 'cut':
+        return f'cut off: {why}'
     return 'excluded'
 
 
@@ -165,8 +191,9 @@ def doc(runs, path):
     w('the expected state until the write path lands, and these tables record it.')
     w('')
     w('Counts: *passed*, *failed*, *not run* (fstests decided the test cannot run')
-    w('here, reason given), *excluded* (`tests/xfstests/exclude`, every entry')
-    w('says why it cannot apply to NTFS).')
+    w('here, reason given; a partial run also counts here the one test that was')
+    w('still running when its time limit ended it, marked *cut off*), *excluded*')
+    w('(`tests/xfstests/exclude`, every entry says why it cannot apply to NTFS).')
     for (label, variant) in sorted(groups, key=lambda k: (k[0] != 'smoke', k)):
         g = groups[(label, variant)]
         w('')

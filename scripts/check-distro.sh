@@ -19,20 +19,21 @@
 #     removing the package brings the stock module back (DISTRO_DEB=0
 #     skips it).
 # Ends with "N passed, N failed, N skipped" like make check.
+# "check-distro.sh prepare" stops after step 3's initramfs (see below).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/distro-lib.sh"
 S=$TOP/scripts
 SUITES=${DISTRO_SUITES:-distro ntfs-read}
-tally=$LOGS/distro-tally
 start=$(date +%s)
-: >"$tally"
 status=0
 
 "$S/deps.sh"
 fl=${DISTRO_FLAVOUR:-amd64}
 abi=$(distro_abi "$fl" "${DISTRO_KERNEL:-}")
 k=$abi-$fl
+tally=$LOGS/distro-tally-$k
+: >"$tally"
 pv=$(apt-cache show --no-all-versions "linux-headers-$k" | sed -n 's/^Version: //p')
 say DISTRO "Debian kernel $k (package version $pv); offered: $(distro_versions "$fl" | tr '\n' ' ')"
 distro_fetch "$k" image
@@ -40,6 +41,17 @@ distro_dkms_build "$k"
 say DKMS "$(modinfo -F version "$DKO") for $(modinfo -F vermagic "$DKO" | cut -d' ' -f1): ${DKO#"$TOP/"}"
 "$S/build-tests.sh"
 "$S/distro-initramfs.sh" "$k" "$DKO"
+
+# "check-distro.sh prepare": only the above, for a boot of VARIANT
+# "distro" by scripts/check.sh (CHECK_BOOTS="... distro:distro,ntfs-read";
+# scripts/prepare.sh calls this): build/kernel-distro and
+# build/initramfs-distro.cpio name this kernel's.
+if [ "${1:-}" = prepare ]; then
+	ln -sfn "kernel-distro-$k" "$BUILD/kernel-distro"
+	ln -sf "initramfs-distro-$k.cpio" "$BUILD/initramfs-distro.cpio"
+	say DISTRO "VARIANT distro is Debian's $k"
+	exit 0
+fi
 
 # The NTFS test images, attached as in make check (scripts/check.sh's
 # ntfs_disks; same disks in the same order, so the suites find the same
@@ -131,7 +143,8 @@ fi
 
 if [ "${DISTRO_DEB:-1}" = 1 ] && [ "$fl" = amd64 ]; then
 	"$S/deb.sh"
-	"$S/distro-deb-test.sh" "$k" >"$LOGS/distro-deb.log" 2>&1 || true
+	say DEBTEST "apt install ./ntfs3-dkms_*.deb in a bookworm chroot with Debian's $k (minutes; log: build/logs/distro-deb.log)"
+	"$S/distro-deb-test.sh" "$k" >"$LOGS/distro-deb.log" || true
 	"$S/results.py" --name "distro-deb-$k" --results "$LOGS/distro-deb.log" --tally "$tally" || status=1
 fi
 

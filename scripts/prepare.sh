@@ -7,6 +7,10 @@ set -eu
 V=${1:?usage: prepare.sh VARIANT}
 S=$TOP/scripts
 
+# VARIANT distro: Debian's own kernel with our module built by DKMS
+# (scripts/check-distro.sh; nothing of ours to build but the tests).
+case "$V" in distro) exec "$S/check-distro.sh" prepare ;; esac
+
 "$S/deps.sh"
 QUIET=1 "$S/tree.sh"
 say TREE "$(git -C "$(variant_src "$V")" log -1 --format=%s) (+ $(git -C "$SRC" rev-list --count pristine..series) patches in the patched tree)"

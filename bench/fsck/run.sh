@@ -59,7 +59,7 @@ mkdir -p "$OUT" "$LOGS"
 # (others' uncommitted edits then do not count).
 tools=$TOP/tools
 if [ -n "${FSCK_BENCH_REV:-}" ]; then
-	rev=$(git -C "$TOP" log -1 --format='%h %cs' "$FSCK_BENCH_REV" --) ||
+	rev=$(git -C "$TOP" log -1 --format='%h %cs' "$FSCK_BENCH_REV" -- tools/fsck.ntfs3) ||
 		die "no commit $FSCK_BENCH_REV"
 	rm -rf "$OUT/src"
 	mkdir -p "$OUT/src"

@@ -29,6 +29,7 @@ help:
 	@echo "make fuzz           the ntfs3 corruption fuzzer alone (N=1000 cases, SEED=1)"
 	@echo "make bench          benchmarks: ours vs the stock Debian tree, same run"
 	@echo "make bench-ntfs     NTFS benchmark: ours vs in-tree ntfs3 vs ntfs-3g (also in make bench)"
+	@echo "make bench-fsck     fsck.ntfs3 on 100 000 files against ntfsfix -n and ntfsls (also in make bench)"
 	@echo "make bench-rt       RT locking benchmark: locktorture + hackbench, ours vs stock RT (also in make bench)"
 	@echo "make rt-soak        every locktorture type for 10 minutes on the rt kernel"
 	@echo "make rt-boots       the tests/rt suite in N=10 boots of the rt kernel, each judged like make check"
@@ -88,6 +89,12 @@ bench:
 	@$(S)/bench.sh
 	@$(S)/bench-ntfs.sh
 	@$(S)/bench-rt.sh
+	@bench/fsck/run.sh
+
+# fsck.ntfs3 on 100 000 files, on the host (docs/bench/fsck.md).
+.PHONY: bench-fsck
+bench-fsck:
+	@bench/fsck/run.sh
 
 # RT locking benchmark alone (docs/bench/rt.md): locktorture and hackbench
 # on non-debug RT kernels, ours vs stock.

@@ -122,6 +122,20 @@ print(start * 512, n * 512)' "$B/demo/forensics.img" 2>/dev/null)
 check "clean: demo/forensics.img (Windows, MBR partition: ${part:-?})" \
 	clean "$B/demo/forensics.img" ${part:-0 0}
 
+# The whole disk given instead of its partition: a usage error (exit 8)
+# that says so, not problems found in the last partition's backup boot
+# sector.
+whole_disk() {
+	"$F" -n "$1" >"$w/out" 2>"$w/err"
+	rc=$?
+	[ "$rc" = 8 ] && grep -q "partitioned disk" "$w/err" && ! [ -s "$w/out" ] && return 0
+	echo "# exit $rc"
+	sed 's/^/# /' "$w/out" "$w/err" | head -n 5
+	return 1
+}
+check "demo/forensics.img whole (no --offset): exit 8, \"a partitioned disk\"" \
+	whole_disk "$B/demo/forensics.img"
+
 for img in "$B"/fsck-images/*.img; do
 	check "clean: fsck-images/$(basename "$img") (mkntfs, ntfs-3g)" clean "$img"
 done

@@ -237,14 +237,36 @@ static const char *boot_from_backup(struct vol *v, struct ntfs_boot *b)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		if (v->dev_size < sizes[i] ||
-		    vol_read(v, v->dev_size / sizes[i] * sizes[i] - sizes[i], b, sizeof(*b)))
+		u64 pos = v->dev_size / sizes[i] * sizes[i] - sizes[i];
+
+		if (v->dev_size < sizes[i] || vol_read(v, pos, b, sizeof(*b)))
 			continue;
 		why = boot_parse(v, b);
+		/*
+		 * The backup sits right after the volume's sectors: one found
+		 * elsewhere belongs to a volume that starts elsewhere (the last
+		 * partition of a whole-disk image).
+		 */
+		if (!why && le64(b->total_sectors) * v->sector_size != pos)
+			why = "the backup found belongs to a volume that starts elsewhere";
 		if (!why)
 			return NULL;
 	}
 	return why;
+}
+
+/* Sector 0 of a partitioned disk: an MBR (or GPT's protective MBR). */
+static bool looks_partitioned(const struct ntfs_boot *b)
+{
+	const u8 *p = (const u8 *)b;
+	unsigned int i;
+
+	if (le16(b->end_marker) != 0xaa55)
+		return false;
+	for (i = 0; i < 4; i++)
+		if (p[446 + 16 * i + 4])	/* a partition type */
+			return true;
+	return false;
 }
 
 /**
@@ -265,6 +287,9 @@ int vol_check_boot(struct vol *v)
 		check_backup_boot(v, &b);
 		return 0;
 	}
+	if (memcmp(b.oem_id, "NTFS    ", 8) && looks_partitioned(&b))
+		fatal("%s: %s", v->dev,
+		      "a partitioned disk, not an NTFS volume: give the partition (/dev/sdb1), or --offset and --size");
 	if (memcmp(b.oem_id, "NTFS    ", 8) && boot_from_backup(v, &b))
 		fatal("%s: not an NTFS volume (no NTFS boot sector)", v->dev);
 	report(v, P_BOOT, NO_REC, "boot sector", "%s", why);

@@ -13,9 +13,11 @@ S := scripts
 # The rt kernel (PREEMPT_RT + lock debugging, issue 5) runs tests/rt
 # (lockdep self-tests, locktorture per lock type, test-ww_mutex, hx_rtlocks,
 # rt-tests) and the tree's futex selftests under -icount; "@N" bounds a boot
-# to N seconds.
+# to N seconds.  distro: Debian's own newest 6.12 kernel with our module
+# built by DKMS against its headers (scripts/check-distro.sh, issue 20):
+# the module must load in place of the stock one and read as on ours.
 CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests default:ntfs-big \
-	rt:smoke,rt@1200 rt+icount:futex-selftests@600
+	distro:distro,ntfs-read rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
 .PHONY: all run check fuzz bench tools install xfstests xfstests-smoke deb deb-kernel check-distro bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help

@@ -23,6 +23,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/distro-lib.sh"
+. "$(dirname "$0")/ntfs-disks.sh"
 S=$TOP/scripts
 SUITES=${DISTRO_SUITES:-distro ntfs-read}
 start=$(date +%s)
@@ -53,40 +54,8 @@ if [ "${1:-}" = prepare ]; then
 	exit 0
 fi
 
-# The NTFS test images, attached as in make check (scripts/check.sh's
-# ntfs_disks; same disks in the same order, so the suites find the same
-# devices and print the same results).
-ntfs_disks() {
-	"$S/make-ntfs-images.sh"
-	ov=$BUILD/ntfs-overlay
-	rm -rf "$ov"
-	mkdir -p "$ov/ntfs-images"
-	DISKS="" DISK_NAMES=""
-	for name in ${NTFS_IMAGES:-c4k-r1k c512 c64k c2m s4k-r4k bigdir}; do
-		DISKS="$DISKS $BUILD/ntfs-images/$name.img:ro"
-		DISK_NAMES="$DISK_NAMES $name"
-		for kind in manifest xattrs attrib streams samples reparse; do
-			f=$BUILD/ntfs-images/$name.$kind
-			[ ! -f "$f" ] || cp "$f" "$ov/ntfs-images/"
-		done
-	done
-	"$S/make-demo-disk.sh"
-	DISKS="$DISKS $BUILD/demo/forensics.img:ro"
-	DISK_NAMES="$DISK_NAMES forensics"
-	if [ ! -f "$BUILD/ntfs-blank.img" ]; then
-		truncate -s 32M "$BUILD/ntfs-blank.img.new"
-		mkntfs -F -f -q -L blank "$BUILD/ntfs-blank.img.new" >/dev/null 2>&1 ||
-			die "mkntfs could not make $BUILD/ntfs-blank.img"
-		mv "$BUILD/ntfs-blank.img.new" "$BUILD/ntfs-blank.img"
-	fi
-	DISKS="$DISKS $BUILD/ntfs-blank.img:ro"
-	DISK_NAMES="$DISK_NAMES blank"
-	"$S/make-ntfs-special.sh"
-	DISKS="$DISKS $BUILD/ntfs-special/special.img:ro $BUILD/ntfs-special/special-4k.img:ro:4k"
-	DISK_NAMES="$DISK_NAMES special special-4k"
-	cp "$BUILD/ntfs-special/special.meta" "$ov/ntfs-images/"
-	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
-}
+# The NTFS test images, attached as in make check (same disks, same
+# order: the suites find the same devices and print the same results).
 ntfs_disks
 
 # boot NAME VARIANT: one boot running $SUITES, judged by results.py.  A

@@ -47,6 +47,20 @@ def xsrc(run):
     return read_info(run).get('src') or os.path.join(TOP, 'build/xfstests-src')
 
 
+def group_size(run, groups):
+    """How many tests of tests/generic belong to any of GROUPS (a,b)."""
+    want = set(groups.split(','))
+    n = 0
+    for t in glob.glob(os.path.join(xsrc(run), 'tests/generic/[0-9]*')):
+        if not re.fullmatch(r'\d+', os.path.basename(t)):
+            continue
+        with open(t, errors='replace') as f:
+            m = re.search(r'^_begin_fstest\s+(.*)$', f.read(), re.M)
+        if m and want & set(m.group(1).split()):
+            n += 1
+    return n
+
+
 def parse_xunit(text):
     """{test: (status, seconds, reason)} from fstests' xunit testcases."""
     out = {}
@@ -66,34 +80,7 @@ def parse_xunit(text):
     return out
 
 
-def outcomes(run):
-    """({test: (status, seconds, reason)}, complete) for one run."""
-    res = os.path.join(run, 'results')
-    complete = os.path.exists(os.path.join(res, 'result.xml'))
-    text = ''
-    for name in ('result.xml', 'partial.xunit.xml'):
-        p = os.path.join(res, name)
-        if os.path.exists(p):
-            with open(p, errors='replace') as f:
-                text = f.read()
-            break
-    out = parse_xunit(text)
-    # A test that stopped check itself (a hang cut off by the timeout)
-    # has no entry: the last test named in check's output that has none.
-    try:
-        with open(os.path.join(res, 'check.out'), errors='replace') as f:
-            lines = f.read().splitlines()
-    except OSError:
-        lines = []
-    last = None
-    for line in lines:
-        m = re.match(r'^(\w+/\d+)\s+\[expunged\]', line)
-        if m:
-            out[m.group(1)] = ('excluded', '', '')
-            continue
-        m = re.match(r'^(\w+/\d+)\s', line)
-        if m:
-            last = m.group(1)
+def detail_mismatch(run, res, out):
     # "output mismatch" says little: add the first line of the test's
     # output that the expected output (from the fstests tree of the run)
     # does not have, e.g. "touch: cannot touch 'f': Read-only file system".
@@ -110,6 +97,54 @@ def outcomes(run):
             extra = [ln for ln in f.read().splitlines() if ln.strip() and ln not in want]
         if extra:
             out[t] = (st, secs, 'output mismatch: ' + extra[0].strip())
+
+
+def outcomes(run):
+    """({test: (status, seconds, reason)}, complete) for one run."""
+    res = os.path.join(run, 'results')
+    # complete: check ended and the guest reported its status (fstests may
+    # write a result.xml before that, so the file alone does not say)
+    info = read_info(run)
+    complete = (os.path.exists(os.path.join(res, 'result.xml')) and
+                info.get('vm_status', '0') != '124' and
+                info.get('guest_status', 'none') != 'none')
+    text = ''
+    for name in ('result.xml', 'partial.xunit.xml'):
+        p = os.path.join(res, name)
+        if os.path.exists(p):
+            with open(p, errors='replace') as f:
+                text = f.read()
+            break
+    out = parse_xunit(text)
+    # check's output as the host saw it live (output.log), else as saved in
+    # the guest: the tests that ended after the last snapshot of a cut-off
+    # run, the excluded ones, and the test that was running at the end.
+    lines = []
+    for p in (os.path.join(run, 'output.log'), os.path.join(res, 'check.out')):
+        try:
+            with open(p, errors='replace') as f:
+                lines = f.read().splitlines()
+            break
+        except OSError:
+            pass
+    last = None
+    for line in lines:
+        m = re.match(r'^(\w+/\d+)\s+(.*)$', line)
+        if not m:
+            continue
+        t, rest = m.group(1), m.group(2).strip()
+        last = t
+        if '[expunged]' in rest:
+            out[t] = ('excluded', '', '')
+        elif t in out:
+            continue
+        elif rest.startswith('[not run]'):
+            out[t] = ('notrun', '', rest[len('[not run]'):].strip())
+        elif 'output mismatch' in rest or '[failed' in rest:
+            out[t] = ('fail', '', rest)
+        elif re.fullmatch(r'(\d+s \.\.\.\s+)?\d+s', rest):
+            out[t] = ('pass', rest.split()[-1][:-1], '')
+    detail_mismatch(run, res, out)
     if not complete and last and last not in out:
         # the host's time limit ended the VM during this test: slow or hung,
         # it has no outcome; counted with the skipped ones
@@ -194,6 +229,10 @@ def doc(runs, path):
     w('read-only mount the probe fails and fstests reports the feature as missing')
     w('(*No hardlink support*, *does not support mknod/mkfifo*).')
     w('')
+    w("Both drivers run on the project's kernels (tinyconfig plus `configs/`),")
+    w('which have no device-mapper, AIO, quota or inotify: tests that need those')
+    w('are *not run* for either driver (*requires dm flakey support*...).')
+    w('')
     w('*time* is the wall clock of the whole run (kernel and initramfs check, boot,')
     w('unpacking the guest, the tests) under QEMU TCG on 2 host cores shared with')
     w("other jobs; fstests' own per-test seconds are in the test tables.")
@@ -222,6 +261,13 @@ def doc(runs, path):
             w(f'| {"ours" if drv == "ours" else "in-tree"} | {info.get("date", "?")} | '
               f'`{info.get("fstests", "?")[:12]}` | {info.get("fsck", "?")} | '
               f'{el // 60} min {el % 60} s | {comp} | {p} | {f} | {n} | {x} |')
+        sel = next(iter(g.values()))[1].get('selection', '')
+        if sel.startswith('-g '):
+            n = group_size(next(iter(g.values()))[0], sel[3:].split()[0])
+            if n:
+                w('')
+                w(f'The group has {n} tests for `FSTYP=ntfs3` (tests/generic); a partial run')
+                w('lists only those it reached, in fstests\' order.')
         w('')
         w(f'Selection: `{next(iter(g.values()))[1].get("selection", "?")}`; '
           f'fstests commit `{next(iter(g.values()))[1].get("fstests", "?")}`.')

@@ -65,7 +65,7 @@ xfstests:
 		VARIANT="$(VARIANT)" $(S)/xfstests.sh
 
 xfstests-smoke:
-	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" $(S)/xfstests.sh
+	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" VARIANT="$(VARIANT)" $(S)/xfstests.sh
 
 # Debian packaging (docs/install.md).
 deb:

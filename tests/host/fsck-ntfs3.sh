@@ -126,7 +126,7 @@ check "clean: demo/forensics.img (Windows, MBR partition: ${part:-?})" \
 # that says so, not problems found in the last partition's backup boot
 # sector.
 whole_disk() {
-	"$F" -n "$1" >"$w/out" 2>"$w/err"
+	"$fsck" -n "$1" >"$w/out" 2>"$w/err"
 	rc=$?
 	[ "$rc" = 8 ] && grep -q "partitioned disk" "$w/err" && ! [ -s "$w/out" ] && return 0
 	echo "# exit $rc"

@@ -40,43 +40,9 @@ mv "$LOGS/host/results.log.new" "$LOGS/host/results.log" 2>/dev/null || : >"$LOG
 say HOST "$(grep -c '^# HX-TEST' "$LOGS/host/results.log") host-side tests"
 "$S/results.py" --name host --results "$LOGS/host/results.log" --tally "$tally" || status=1
 
-# The NTFS suites read the test images: attach them, and put their
-# manifests into the guest at /ntfs-images.
-ntfs_disks() {
-	"$S/make-ntfs-images.sh"
-	ov=$BUILD/ntfs-overlay
-	rm -rf "$ov"
-	mkdir -p "$ov/ntfs-images"
-	DISKS="" DISK_NAMES=""
-	for name in $NTFS_IMAGES; do
-		DISKS="$DISKS $BUILD/ntfs-images/$name.img:ro"
-		DISK_NAMES="$DISK_NAMES $name"
-		for kind in manifest xattrs attrib streams samples reparse; do
-			f=$BUILD/ntfs-images/$name.$kind
-			[ ! -f "$f" ] || cp "$f" "$ov/ntfs-images/"
-		done
-	done
-	# Debian's forensics sample volume (in an MBR partition), no manifest.
-	"$S/make-demo-disk.sh"
-	DISKS="$DISKS $BUILD/demo/forensics.img:ro"
-	DISK_NAMES="$DISK_NAMES forensics"
-	# A blank volume for the in-tree driver to write in the VM (copied there).
-	if [ ! -f "$BUILD/ntfs-blank.img" ]; then
-		truncate -s 32M "$BUILD/ntfs-blank.img.new"
-		mkntfs -F -f -q -L blank "$BUILD/ntfs-blank.img.new" >/dev/null 2>&1 ||
-			die "mkntfs could not make $BUILD/ntfs-blank.img"
-		mv "$BUILD/ntfs-blank.img.new" "$BUILD/ntfs-blank.img"
-	fi
-	DISKS="$DISKS $BUILD/ntfs-blank.img:ro"
-	DISK_NAMES="$DISK_NAMES blank"
-	# Volumes in special states for tests/ntfs-read/feat-*: a GPT disk with
-	# one volume per partition, and one with 4096-byte logical blocks.
-	"$S/make-ntfs-special.sh"
-	DISKS="$DISKS $BUILD/ntfs-special/special.img:ro $BUILD/ntfs-special/special-4k.img:ro:4k"
-	DISK_NAMES="$DISK_NAMES special special-4k"
-	cp "$BUILD/ntfs-special/special.meta" "$ov/ntfs-images/"
-	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
-}
+# The NTFS suites read the test images: ntfs_disks (scripts/ntfs-disks.sh)
+# attaches them and puts their manifests into the guest at /ntfs-images.
+. "$S/ntfs-disks.sh"
 NTFS_IMAGES=${NTFS_IMAGES:-c4k-r1k c512 c64k c2m s4k-r4k bigdir}
 
 # The VM boots.  KASAN kernels under TCG may stall a minute in early boot.

@@ -55,6 +55,7 @@ check "the demo volumes are built (make-demo-disk.sh)" images make-demo-disk.sh
 check "the special volumes are built (make-ntfs-special.sh)" images make-ntfs-special.sh
 check "the fsck volumes are built (make-fsck-images.sh)" images make-fsck-images.sh
 check "the blank volume is made (mkntfs)" blank
+check "the fuzzer's base volumes are built (make-fuzz-base.sh)" images make-fuzz-base.sh
 
 # run IMG [OFFSET SIZE]: fsck.ntfs3 -n (on the partition at OFFSET, SIZE
 # bytes long); output in $w/out, exit status in $rc, the problem classes
@@ -135,6 +136,10 @@ whole_disk() {
 }
 check "demo/forensics.img whole (no --offset): exit 8, \"a partitioned disk\"" \
 	whole_disk "$B/demo/forensics.img"
+
+for img in "$B"/fuzz/base*.img; do
+	check "clean: fuzz/$(basename "$img") (the fuzzer's base, mkntfs, ntfs-3g)" clean "$img"
+done
 
 for img in "$B"/fsck-images/*.img; do
 	check "clean: fsck-images/$(basename "$img") (mkntfs, ntfs-3g)" clean "$img"

@@ -73,13 +73,7 @@ fi
 NEW=$OUT.new
 MNT=$NEW/mnt
 LOG=$LOGS/fsck-images.log
-cleanup() {
-	fuse_reap
-	if [ -d "$NEW" ] && ! grep -q " $NEW/" /proc/mounts; then
-		rm -rf "$NEW"
-	fi
-}
-trap cleanup EXIT
+trap 'fuse_abandon "$NEW"' EXIT
 trap 'exit 1' INT TERM HUP
 rm -rf "$NEW"
 mkdir -p "$MNT"

@@ -59,13 +59,7 @@ fi
 NEW=$OUT.new
 LOG=$LOGS/ntfs-special.log
 MNT=$NEW/mnt
-cleanup() {
-	fuse_reap
-	if [ -d "$NEW" ] && ! grep -q " $NEW/" /proc/mounts; then
-		rm -rf "$NEW"
-	fi
-}
-trap cleanup EXIT
+trap 'fuse_abandon "$NEW"' EXIT
 trap 'exit 1' INT TERM HUP
 rm -rf "$NEW"
 mkdir -p "$NEW/vol" "$MNT"

@@ -1,7 +1,8 @@
 # ntfs-3g.sh: FUSE mounts of NTFS images on the host, sourced by the image
 # builders (make-ntfs-images.sh, make-ntfs-special.sh, make-fuzz-base.sh,
-# make-bench-ntfs-images.sh) after lib.sh.  The caller sets MNT (mount
-# point) and LOG (ntfs-3g's output); fuse_pid is the running ntfs-3g.
+# make-bench-ntfs-images.sh, make-fsck-images.sh) after lib.sh.  The caller
+# sets MNT (mount point) and LOG (ntfs-3g's output); fuse_pid is the
+# running ntfs-3g.
 #
 # ntfs-3g runs in the foreground (no_detach) as our child, so that after
 # umount we can wait until it has written everything and see its status.
@@ -40,5 +41,15 @@ fuse_reap() {
 		kill "$fuse_pid" 2>/dev/null || true
 		wait "$fuse_pid" 2>/dev/null || true
 		fuse_pid=
+	fi
+}
+
+# fuse_abandon DIR: on the way out of a builder (trap EXIT): reap ntfs-3g,
+# then remove the unfinished output DIR, unless something is still mounted
+# in it (rm -rf would reach into the volume).
+fuse_abandon() {
+	fuse_reap
+	if [ -d "$1" ] && ! grep -q " $1/" /proc/mounts; then
+		rm -rf "$1"
 	fi
 }

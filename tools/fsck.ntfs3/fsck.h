@@ -211,6 +211,7 @@ static inline bool rec_ok(const struct vol *v, u64 r)
 }
 
 /* records.c: attribute iteration over a REC_USED record (bounds checked) */
+struct ntfs_attr *attr_step(u8 *buf, u32 used, struct ntfs_attr *prev);
 struct ntfs_attr *attr_next(struct vol *v, u64 r, struct ntfs_attr *prev);
 
 /* for_each_attr()'s place: the macro then names each argument once. */

@@ -125,8 +125,12 @@ const void *attr_value(const struct ntfs_attr *a, u32 *len)
 	return (const u8 *)a + off;
 }
 
-/* The next attribute of a record, or NULL at the end (or a broken one). */
-static struct ntfs_attr *attr_step(u8 *buf, u32 used, struct ntfs_attr *prev)
+/*
+ * The next attribute of a record buffer whose first @used bytes are in use,
+ * or NULL at the end or at one that does not fit (also for records not
+ * checked yet: volume.c finds $MFT's own extents with it).
+ */
+struct ntfs_attr *attr_step(u8 *buf, u32 used, struct ntfs_attr *prev)
 {
 	const struct ntfs_record *h = (const void *)buf;
 	u32 off = prev ? (u32)((u8 *)prev - buf) + le32(prev->length) :
@@ -137,7 +141,7 @@ static struct ntfs_attr *attr_step(u8 *buf, u32 used, struct ntfs_attr *prev)
 		return NULL;
 	a = (struct ntfs_attr *)(buf + off);
 	if (le32(a->type) == NTFS_AT_END || le32(a->length) < NTFS_ATTR_RESIDENT_HDR ||
-	    le32(a->length) > used - off)
+	    le32(a->length) > used - off || le32(a->length) & 7)
 		return NULL;
 	return a;
 }

@@ -345,24 +345,16 @@ static int read_mft_record(struct vol *v, u64 r, u8 *buf)
 /* Find the unnamed $DATA extent starting at @vcn in a raw record buffer. */
 static const struct ntfs_attr *raw_find_data(struct vol *v, u8 *buf, u64 vcn)
 {
-	const struct ntfs_record *h = (const void *)buf;
-	u32 off = le16(h->attrs_offset), used = le32(h->bytes_in_use);
+	u32 used = le32(((const struct ntfs_record *)buf)->bytes_in_use);
+	struct ntfs_attr *a = NULL;
 
 	if (used > v->record_size)
 		return NULL;
-	while (off + 8 <= used) {
-		const struct ntfs_attr *a = (const void *)(buf + off);
-		u32 len = le32(a->length);
-
-		if (le32(a->type) == NTFS_AT_END || len < NTFS_ATTR_RESIDENT_HDR ||
-		    len > used - off || len & 7)
-			return NULL;
+	while ((a = attr_step(buf, used, a)))
 		if (le32(a->type) == NTFS_AT_DATA && !a->name_length &&
-		    a->non_resident && len >= NTFS_ATTR_NONRES_HDR &&
+		    a->non_resident && le32(a->length) >= NTFS_ATTR_NONRES_HDR &&
 		    le64(a->nr.lowest_vcn) == vcn)
 			return a;
-		off += len;
-	}
 	return NULL;
 }
 
@@ -381,48 +373,42 @@ static int mft_add_extent(struct vol *v, const struct ntfs_attr *a)
 /* Raw $ATTRIBUTE_LIST of record 0 (resident, or read through its runs). */
 static u8 *mft_attr_list(struct vol *v, u8 *rec0, u32 *len)
 {
-	const struct ntfs_record *h = (const void *)rec0;
-	u32 off = le16(h->attrs_offset), used = le32(h->bytes_in_use);
+	u32 used = le32(((const struct ntfs_record *)rec0)->bytes_in_use), vlen;
+	struct ntfs_attr *a = NULL;
+	struct runs r = { 0 };
+	const void *val;
+	const char *why;
+	u8 *out;
 
-	while (off + 8 <= used && used <= v->record_size) {
-		const struct ntfs_attr *a = (const void *)(rec0 + off);
-		u32 alen = le32(a->length), vlen;
-		const void *val;
-		struct runs r = { 0 };
-		const char *why;
-		u8 *out;
-
-		if (alen < NTFS_ATTR_RESIDENT_HDR || alen > used - off || alen & 7)
+	if (used > v->record_size)
+		return NULL;
+	while ((a = attr_step(rec0, used, a)) && le32(a->type) != NTFS_AT_ATTR_LIST)
+		;
+	if (!a)
+		return NULL;
+	if (!a->non_resident) {
+		val = attr_value(a, &vlen);
+		if (!val)
 			return NULL;
-		if (le32(a->type) != NTFS_AT_ATTR_LIST) {
-			off += alen;
-			continue;
-		}
-		if (!a->non_resident) {
-			val = attr_value(a, &vlen);
-			if (!val)
-				return NULL;
-			out = xcalloc(1, vlen);
-			memcpy(out, val, vlen);
-			*len = vlen;
-			return out;
-		}
-		if (alen < NTFS_ATTR_NONRES_HDR || le64(a->nr.data_size) > (1u << 24) ||
-		    runs_decode(v, a, &r, &why) || r.n != 1 || r.v[0].lcn == LCN_HOLE) {
-			runs_free(&r);
-			return NULL;
-		}
-		*len = le64(a->nr.data_size);
-		out = xcalloc(1, *len);
-		if (r.v[0].len << v->cluster_bits < *len ||
-		    vol_read(v, r.v[0].lcn << v->cluster_bits, out, *len)) {
-			free(out);
-			out = NULL;
-		}
-		runs_free(&r);
+		out = xcalloc(1, vlen);
+		memcpy(out, val, vlen);
+		*len = vlen;
 		return out;
 	}
-	return NULL;
+	if (le32(a->length) < NTFS_ATTR_NONRES_HDR || le64(a->nr.data_size) > (1u << 24) ||
+	    runs_decode(v, a, &r, &why) || r.n != 1 || r.v[0].lcn == LCN_HOLE) {
+		runs_free(&r);
+		return NULL;
+	}
+	*len = le64(a->nr.data_size);
+	out = xcalloc(1, *len);
+	if (r.v[0].len << v->cluster_bits < *len ||
+	    vol_read(v, r.v[0].lcn << v->cluster_bits, out, *len)) {
+		free(out);
+		out = NULL;
+	}
+	runs_free(&r);
+	return out;
 }
 
 /*

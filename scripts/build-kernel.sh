@@ -69,15 +69,5 @@ fi
 # Progress: kbuild prints thousands of lines; show a count every 20 s.
 say BUILD "$V kernel in ${out#"$TOP/"} (log: ${log#"$TOP/"})"
 start=$(date +%s)
-kmake -j"$JOBS" bzImage modules >"$log" 2>&1 &
-pid=$!
-while kill -0 $pid 2>/dev/null; do
-	sleep 20
-	kill -0 $pid 2>/dev/null || break
-	say BUILD "$V: $(grep -c '^  CC' "$log") files compiled, $(($(date +%s) - start)) s"
-done
-if ! wait $pid; then
-	grep -E 'error|Error' "$log" | head -20 >&2
-	die "kernel build ($V) failed; full log: $log"
-fi
+build_progress "kernel build ($V)" 20 "$log" kmake -j"$JOBS" bzImage modules
 say BUILD "$V: done in $(($(date +%s) - start)) s ($(grep -c '^  CC' "$log") files compiled)"

@@ -92,17 +92,7 @@ kver=$(kmake -s kernelrelease)
 say BUILD "$V: bindeb-pkg of $kver in ${out#"$TOP/"} (log: ${log#"$TOP/"}; hours with the full config)"
 start=$(date +%s)
 rm -f "$dk"/*.deb "$dk"/*.buildinfo "$dk"/*.changes
-kmake -j"$JOBS" KDEB_PKGVERSION="$pv+hx1" bindeb-pkg >"$log" 2>&1 &
-pid=$!
-while kill -0 $pid 2>/dev/null; do
-	sleep 60
-	kill -0 $pid 2>/dev/null || break
-	say BUILD "$V: $(grep -c '^  CC' "$log") files compiled, $(($(date +%s) - start)) s"
-done
-if ! wait $pid; then
-	grep -E 'error|Error' "$log" | head -20 >&2
-	die "bindeb-pkg ($V) failed; full log: $log"
-fi
+build_progress "bindeb-pkg ($V)" 60 "$log" kmake -j"$JOBS" KDEB_PKGVERSION="$pv+hx1" bindeb-pkg
 for f in "$dk"/linux-image-"$kver"_*.deb "$dk"/linux-headers-"$kver"_*.deb; do
 	[ -f "$f" ] || die "bindeb-pkg ($V) made no $(basename "$f"); log: $log"
 	say DEB "${f#"$TOP/"} ($(du -h "$f" | cut -f1))"

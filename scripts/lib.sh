@@ -34,6 +34,29 @@ run_logged() {
 	fi
 }
 
+# build_progress WHAT SECONDS LOGFILE CMD...: run a kernel build command
+# in the background with its output in a log, saying every SECONDS how many
+# files kbuild has compiled for variant $V (it prints thousands of lines);
+# on failure print its error lines and die naming WHAT and the log.
+build_progress() {
+	_bp_what=$1
+	_bp_every=$2
+	_bp_log=$3
+	shift 3
+	_bp_start=$(date +%s)
+	"$@" >"$_bp_log" 2>&1 &
+	_bp_pid=$!
+	while kill -0 $_bp_pid 2>/dev/null; do
+		sleep "$_bp_every"
+		kill -0 $_bp_pid 2>/dev/null || break
+		say BUILD "$V: $(grep -c '^  CC' "$_bp_log") files compiled, $(($(date +%s) - _bp_start)) s"
+	done
+	if ! wait $_bp_pid; then
+		grep -E 'error|Error' "$_bp_log" | head -20 >&2
+		die "$_bp_what failed; full log: $_bp_log"
+	fi
+}
+
 pkg_version() {
 	dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null
 }

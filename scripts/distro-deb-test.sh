@@ -72,10 +72,11 @@ filename() {
 	chroot "$R" modinfo -k "$k" -F filename ntfs3 2>/dev/null
 }
 
-ours_first() {
+# module_in DIR: modinfo resolves ntfs3 to DIR/ntfs3.ko (maybe compressed).
+module_in() {
 	f=$(filename)
 	echo "# modinfo -k $k ntfs3: $f"
-	case "$f" in "/lib/modules/$k/updates/dkms/ntfs3.ko"*) return 0 ;; esac
+	case "$f" in "/lib/modules/$k/$1/ntfs3.ko"*) return 0 ;; esac
 	return 1
 }
 
@@ -104,12 +105,6 @@ modprobe_resolves_ours() {
 	chroot "$R" modprobe -S "$k" --show-depends ntfs3 2>/dev/null | grep -q "/updates/dkms/ntfs3.ko"
 }
 
-stock_back() {
-	f=$(filename)
-	echo "# modinfo -k $k ntfs3: $f"
-	case "$f" in "/lib/modules/$k/kernel/fs/ntfs3/ntfs3.ko"*) return 0 ;; esac
-	return 1
-}
 
 no_leftovers() {
 	[ -z "$(find "$R/lib/modules/$k/updates" -name 'ntfs3.ko*' 2>/dev/null)" ] &&
@@ -117,15 +112,15 @@ no_leftovers() {
 }
 
 echo "# HX-TEST distro/dkms-deb"
-check "stock ntfs3 before: kernel/fs/ntfs3" stock_back
+check "stock ntfs3 before: kernel/fs/ntfs3" module_in kernel/fs/ntfs3
 check "apt install ./$b (DKMS builds for $k)" in_chroot apt-get install -y "/tmp/$b"
 check "dkms status: ntfs3 $ver installed for $k" dkms_installed
-check "modinfo -k $k ntfs3 is updates/dkms/ntfs3.ko" ours_first
+check "modinfo -k $k ntfs3 is updates/dkms/ntfs3.ko" module_in updates/dkms
 check "its version is $ver" our_version
 check "modprobe --show-depends ntfs3 resolves to ours" modprobe_resolves_ours
 check "same srcversion as the private DKMS build" same_as_private
 check "apt purge ntfs3-dkms" in_chroot apt-get purge -y ntfs3-dkms
-check "modinfo -k $k ntfs3 is the stock module again" stock_back
+check "modinfo -k $k ntfs3 is the stock module again" module_in kernel/fs/ntfs3
 check "nothing left in updates/, /usr/src, /var/lib/dkms" no_leftovers
 [ "$tap_failed" = 0 ] || tail -n 30 "$log" | sed 's/^/# /'
 set +e

@@ -1,7 +1,15 @@
 # Top-level entry points.  Everything lands in build/ (ignored by git).
 # See README.md for what each target does.
 
+# VARIANT picks the kernel of every target that boots one.  Each target has
+# its own default (make run: default, make fuzz: debug, make rt-boots: rt,
+# ...); $(V_GIVEN) is VARIANT as given on the command line or in the
+# environment, empty when it was not, so that "VARIANT ?= default" below
+# does not hide the per-target default.
+V_GIVEN := $(if $(filter undefined,$(origin VARIANT)),,$(VARIANT))
 VARIANT ?= default
+# variant_or DEFAULT: VARIANT=... for a script, the given one or DEFAULT.
+variant_or = VARIANT="$(or $(V_GIVEN),$(1))"
 S := scripts
 
 # What make check boots: VARIANT:suite,suite (suites are tests/ directories).
@@ -62,10 +70,10 @@ install: tools
 # fstests inside QEMU (hours under TCG; not part of make check).
 xfstests:
 	@TESTS="$(TESTS)" GROUP="$(GROUP)" DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" \
-		VARIANT="$(VARIANT)" $(S)/xfstests.sh
+		$(call variant_or,default) $(S)/xfstests.sh
 
 xfstests-smoke:
-	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" VARIANT="$(VARIANT)" $(S)/xfstests.sh
+	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" $(call variant_or,default) $(S)/xfstests.sh
 
 # Debian packaging (docs/install.md).
 deb:
@@ -85,12 +93,12 @@ check:
 
 # The ntfs3 corruption fuzzer alone on the debug kernel: make fuzz N=3000 SEED=7
 fuzz:
-	@FUZZ_N="$(or $(N),$(FUZZ_N))" FUZZ_SEED="$(or $(SEED),$(FUZZ_SEED))" $(S)/ntfs-fuzz.sh
+	@FUZZ_N="$(or $(N),$(FUZZ_N))" FUZZ_SEED="$(or $(SEED),$(FUZZ_SEED))" $(call variant_or,debug) $(S)/ntfs-fuzz.sh
 
 bench:
-	@$(S)/bench.sh
-	@$(S)/bench-ntfs.sh
-	@$(S)/bench-rt.sh
+	@$(call variant_or,default) $(S)/bench.sh
+	@$(call variant_or,default) $(S)/bench-ntfs.sh
+	@$(call variant_or,rt-nodebug) $(S)/bench-rt.sh
 	@bench/fsck/run.sh
 
 # fsck.ntfs3 on 100 000 files, on the host (docs/bench/fsck.md).
@@ -101,21 +109,21 @@ bench-fsck:
 # RT locking benchmark alone (docs/bench/rt.md): locktorture and hackbench
 # on non-debug RT kernels, ours vs stock.
 bench-rt:
-	@$(S)/bench-rt.sh
+	@$(call variant_or,rt-nodebug) $(S)/bench-rt.sh
 
 # Every locktorture type for 10 minutes on the rt kernel (RT_SOAK_SECONDS).
 rt-soak:
-	@$(S)/rt-soak.sh
+	@$(call variant_or,rt) $(S)/rt-soak.sh
 
 # The tests/rt suite in N boots (default 10) of the rt kernel, short
 # locktorture runs (RT_BOOTS_LT_SECONDS): problems that show on some boots.
 rt-boots:
-	@RT_BOOTS="$(or $(N),$(RT_BOOTS))" $(S)/rt-boots.sh
+	@RT_BOOTS="$(or $(N),$(RT_BOOTS))" $(call variant_or,rt) $(S)/rt-boots.sh
 
 # The NTFS benchmark alone (docs/bench/ntfs.md).
 .PHONY: bench-ntfs
 bench-ntfs:
-	@$(S)/bench-ntfs.sh
+	@$(call variant_or,default) $(S)/bench-ntfs.sh
 
 tree:
 	@$(S)/deps.sh && $(S)/tree.sh
@@ -136,7 +144,7 @@ initramfs:
 	@$(S)/prepare.sh $(VARIANT)
 
 selftest-harness:
-	@$(S)/selftest-harness.sh
+	@$(call variant_or,debug) $(S)/selftest-harness.sh
 
 clean:
 	rm -rf build/kernel-* build/modules-* build/initramfs-* build/tests build/logs

@@ -15,12 +15,12 @@
 #   ICOUNT=0            wall clock instead of -icount (noisy: not recommended)
 set -eu
 . "$(dirname "$0")/lib.sh"
-S=$TOP/scripts
-V=${BENCH_NTFS_VARIANT:-default}
+. "$S/harness.sh"
+V=${VARIANT:-default}
 NAME=bench-ntfs
 start=$(date +%s)
 
-"$S/prepare.sh" "$V"
+prepare_boots "$V"
 "$S/make-ntfs-images.sh"
 "$S/make-bench-ntfs-images.sh"
 
@@ -69,16 +69,16 @@ EOF
 export DISKS DISK_NAMES
 
 ic=${ICOUNT:-1}
-# TEST_TIMEOUT counts guest time, which -icount makes jump ahead while the
-# volumes are copied; TIMEOUT (host time) is the real limit.
-MODE=check SUITES=bench-ntfs NAME=$NAME TIMEOUT=${TIMEOUT:-3600} ICOUNT=$ic TEST_TIMEOUT=360000 \
-	MEM=${MEM:-4096} EXTRA_OVERLAY=$ov "$S/vm.sh" "$V" |
+# progress: the test channel's comment lines, with the host's time of day
+progress() {
 	while IFS= read -r line; do
-		# progress, with the host's time of day
 		case $line in "# "*) printf '  %s %s\n' "$(date +%T)" "${line#\# }" ;; esac
 	done
-"$S/results.py" --name "$NAME" --results "$LOGS/boot-$NAME/results.log" \
-	--console "$LOGS/boot-$NAME/console.log" --expect-done >/dev/null ||
+}
+# TEST_TIMEOUT counts guest time, which -icount makes jump ahead while the
+# volumes are copied; TIMEOUT (host time) is the real limit.
+TIMEOUT=${TIMEOUT:-3600} ICOUNT=$ic TEST_TIMEOUT=360000 MEM=${MEM:-4096} EXTRA_OVERLAY=$ov \
+	BOOT_OUT=progress boot_judge "$NAME" "$V" bench-ntfs >/dev/null ||
 	die "benchmark boot failed; see $LOGS/boot-$NAME/results.log and console.log"
 grep '^BENCH ' "$LOGS/boot-$NAME/results.log" | tr -d '\r' >"$LOGS/bench-ntfs.txt"
 say TIME "$(($(date +%s) - start)) s (guest time: $([ "$ic" = 1 ] && echo "-icount, instructions" || echo "wall clock"))"

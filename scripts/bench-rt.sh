@@ -6,7 +6,8 @@
 # Prints the ours/stock table (scripts/bench-table.py) and, per kernel, the
 # RT spin_lock / raw_spin_lock ratio.  docs/bench/rt.md explains it.
 # Settings (environment):
-#   BENCH_RT_OURS, BENCH_RT_STOCK  variants (rt-nodebug, stock-rt-nodebug)
+#   VARIANT (or BENCH_RT_OURS), BENCH_RT_STOCK  the variants compared
+#                (rt-nodebug, stock-rt-nodebug)
 #   BR_SECONDS   seconds per lock type (30); BR_WRITERS writers (4)
 #   BR_TYPES     lock types; BR_HACKBENCH hackbench options ("-g 4 -l 100")
 #   BR_LT_PARAMS extra locktorture parameters
@@ -20,8 +21,8 @@
 #                lock contention between CPUs)
 set -eu
 . "$(dirname "$0")/lib.sh"
-S=$TOP/scripts
-OURS=${BENCH_RT_OURS:-rt-nodebug}
+. "$S/harness.sh"
+OURS=${BENCH_RT_OURS:-${VARIANT:-rt-nodebug}}
 STOCK=${BENCH_RT_STOCK:-stock-rt-nodebug}
 rounds=${BR_ROUNDS:-1}
 # Each boot's rows are filed under its variant name: two names are needed.
@@ -44,18 +45,14 @@ for var in BR_SECONDS BR_WRITERS BR_TYPES BR_HACKBENCH BR_LT_PARAMS; do
 	[ -z "$val" ] || printf "%s='%s'\n" "$var" "$val" >>"$ov/hx/bench-rt-env"
 done
 
+quiet() { cat >/dev/null; }
+
 # One boot of variant $1 in round $2: its BENCH rows in bench-rt-$1-r$2.txt.
 bench_boot() {
 	name=bench-rt-$1-r$2
 	say BENCH "$1: round $2 of $rounds"
-	set +e
-	MODE=check SUITES=bench-rt NAME="$name" EXTRA_OVERLAY=$ov \
-		TIMEOUT=${TIMEOUT:-3600} TEST_TIMEOUT=3300 ICOUNT=${ICOUNT:-0} \
-		"$S/vm.sh" "$1" >/dev/null
-	rc=$?
-	set -e
-	"$S/results.py" --name "$name" --results "$LOGS/boot-$name/results.log" \
-		--console "$LOGS/boot-$name/console.log" --vm-status $rc --expect-done >/dev/null ||
+	EXTRA_OVERLAY=$ov TIMEOUT=${TIMEOUT:-3600} TEST_TIMEOUT=3300 ICOUNT=${ICOUNT:-0} \
+		BOOT_OUT=quiet boot_judge "$name" "$1" bench-rt >/dev/null ||
 		die "benchmark boot of $1 (round $2) failed; see $LOGS/boot-$name/"
 	grep '^BENCH ' "$LOGS/boot-$name/results.log" | tr -d '\r' >"$LOGS/$name.txt"
 	# RT spinlock (rtmutex based) against raw spinlock on the same kernel
@@ -65,9 +62,7 @@ bench_boot() {
 	[ -z "$spin_ratio" ] || echo "$spin_ratio" >>"$LOGS/$name.txt"
 }
 
-for v in $OURS $STOCK; do
-	"$S/prepare.sh" "$v"
-done
+prepare_boots "$OURS" "$STOCK"
 # Alternate which kernel boots first, so that a drift of the host's speed
 # during the run does not always favour the same one.
 r=0

@@ -5,20 +5,19 @@
 # (which direction is better); everything else it prints is kept in the log.
 set -eu
 . "$(dirname "$0")/lib.sh"
-S=$TOP/scripts
-OURS=${BENCH_OURS:-default}
+. "$S/harness.sh"
+OURS=${BENCH_OURS:-${VARIANT:-default}}
 STOCK=${BENCH_STOCK:-stock}
 
 if [ -z "$(find "$TOP/bench" -maxdepth 1 -name '*.c')" ]; then
 	say BENCH "no benchmarks in bench/ yet"
 	exit 0
 fi
+quiet() { cat >/dev/null; }
 for v in $OURS $STOCK; do
-	"$S/prepare.sh" "$v"
-	MODE=check SUITES=bench NAME="bench-$v" TIMEOUT=${TIMEOUT:-3600} \
-		ICOUNT=${ICOUNT:-1} "$S/vm.sh" "$v" >/dev/null
-	"$S/results.py" --name "bench-$v" --results "$LOGS/boot-bench-$v/results.log" \
-		--console "$LOGS/boot-bench-$v/console.log" --expect-done >/dev/null ||
+	prepare_boots "$v"
+	TIMEOUT=${TIMEOUT:-3600} ICOUNT=${ICOUNT:-1} BOOT_OUT=quiet \
+		boot_judge "bench-$v" "$v" bench >/dev/null ||
 		die "benchmark boot of $v failed; see $LOGS/boot-bench-$v/"
 	grep '^BENCH ' "$LOGS/boot-bench-$v/results.log" | tr -d '\r' >"$LOGS/bench-$v.txt"
 done

@@ -22,9 +22,9 @@
 # "check-distro.sh prepare" stops after step 3's initramfs (see below).
 set -eu
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/distro-lib.sh"
-. "$(dirname "$0")/ntfs-disks.sh"
-S=$TOP/scripts
+. "$S/distro-lib.sh"
+. "$S/ntfs-disks.sh"
+. "$S/harness.sh"
 SUITES=${DISTRO_SUITES:-distro ntfs-read}
 start=$(date +%s)
 status=0
@@ -33,8 +33,8 @@ status=0
 fl=${DISTRO_FLAVOUR:-amd64}
 abi=$(distro_abi "$fl" "${DISTRO_KERNEL:-}")
 k=$abi-$fl
-tally=$LOGS/distro-tally-$k
-: >"$tally"
+TALLY=$LOGS/distro-tally-$k
+: >"$TALLY"
 pv=$(apt-cache show --no-all-versions "linux-headers-$k" | sed -n 's/^Version: //p')
 say DISTRO "Debian kernel $k (package version $pv); offered: $(distro_versions "$fl" | tr '\n' ' ')"
 distro_fetch "$k" image
@@ -58,37 +58,14 @@ fi
 # order: the suites find the same devices and print the same results).
 ntfs_disks
 
-# boot NAME VARIANT: one boot running $SUITES, judged by results.py.  A
-# QEMU that cannot start because another boot on this machine holds an
-# image's lock ("Failed to get ... lock") is started again a minute later,
-# up to 5 times.
-boot() {
-	try=1
-	while :; do
-		set +e
-		MODE=check SUITES="$SUITES" NAME="$1" TIMEOUT="${TIMEOUT:-2700}" \
-			TEST_TIMEOUT="${TEST_TIMEOUT:-900}" "$S/vm.sh" "$2" 2>"$LOGS/distro-qemu.err"
-		rc=$?
-		set -e
-		cat "$LOGS/distro-qemu.err" >&2
-		grep -q 'Failed to get .* lock' "$LOGS/distro-qemu.err" && [ $try -lt 5 ] || break
-		say QEMU "an image is locked by another QEMU on this machine; trying again in 60 s ($try of 5)"
-		try=$((try + 1))
-		sleep 60
-	done
-	"$S/results.py" --name "$1" --results "$LOGS/boot-$1/results.log" \
-		--console "$LOGS/boot-$1/console.log" --vm-status $rc --expect-done \
-		--tally "$tally" || status=1
-}
-
-boot "distro-$k" "distro-$k"
+boot_judge "distro-$k" "distro-$k" "$SUITES" || status=1
 grep -m1 'Linux version' "$LOGS/boot-distro-$k/console.log" | sed 's/^\[[^]]*\] /  BOOTED  /' || true
 
 # Same results as on our kernel?
 ref=$LOGS/boot-check-debug/results.log
 if [ "${DISTRO_REF:-}" = default ]; then
-	"$S/prepare.sh" default
-	SUITES=ntfs-read boot distro-ref-default default
+	prepare_boots default
+	boot_judge distro-ref-default default ntfs-read || status=1
 	ref=$LOGS/boot-distro-ref-default/results.log
 fi
 prefixes=$(echo "$SUITES" | tr ' ' '\n' | grep -v '^distro$' | sed 's|$|/|' | tr '\n' ' ')
@@ -96,16 +73,16 @@ if [ -z "$prefixes" ]; then
 	say COMPARE "no NTFS suite in DISTRO_SUITES: nothing to compare"
 elif [ ! -f "$ref" ] || ! grep -q "^# HX-TEST ntfs-read/" "$ref"; then
 	echo "error: no results of our kernel to compare with ($ref): run make check first, or DISTRO_REF=default" >&2
-	echo "distro-compare 0 1 0" >>"$tally"
+	echo "distro-compare 0 1 0" >>"$TALLY"
 	status=1
 else
 	say COMPARE "$prefixes: our kernel (${ref#"$TOP/"}, $(date -r "$ref" '+%F %H:%M')) vs Debian's $k"
 	# shellcheck disable=SC2086
 	if "$S/compare-results.py" "$ref" "$LOGS/boot-distro-$k/results.log" $prefixes; then
-		echo "distro-compare 1 0 0" >>"$tally"
+		echo "distro-compare 1 0 0" >>"$TALLY"
 	else
 		echo "error: the NTFS results on Debian's $k differ from our kernel's (above)" >&2
-		echo "distro-compare 0 1 0" >>"$tally"
+		echo "distro-compare 0 1 0" >>"$TALLY"
 		status=1
 	fi
 fi
@@ -114,10 +91,10 @@ if [ "${DISTRO_DEB:-1}" = 1 ] && [ "$fl" = amd64 ]; then
 	"$S/deb.sh"
 	say DEBTEST "apt install ./ntfs3-dkms_*.deb in a bookworm chroot with Debian's $k (minutes; log: build/logs/distro-deb.log)"
 	"$S/distro-deb-test.sh" "$k" >"$LOGS/distro-deb.log" || true
-	"$S/results.py" --name "distro-deb-$k" --results "$LOGS/distro-deb.log" --tally "$tally" || status=1
+	"$S/results.py" --name "distro-deb-$k" --results "$LOGS/distro-deb.log" --tally "$TALLY" || status=1
 fi
 
 say TIME "$(($(date +%s) - start)) s"
 say DISTRO "tested Debian's $k ($pv)"
-awk '{ p += $2; f += $3; s += $4 } END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$tally"
+tally_summary
 exit $status

@@ -9,6 +9,7 @@ LOGS=$BUILD/logs
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 SRC_PKG=linux-source-6.12
 JOBS=${JOBS:-$(nproc)}
+S=$TOP/scripts
 
 mkdir -p "$BUILD" "$LOGS"
 
@@ -56,6 +57,13 @@ build_progress() {
 		die "$_bp_what failed; full log: $_bp_log"
 	fi
 }
+
+# The kernel to boot is VARIANT everywhere; the old per-target names would
+# now be ignored without a word, so they stop the run instead.
+for _old in RT_BOOTS_VARIANT RT_SOAK_VARIANT BENCH_NTFS_VARIANT; do
+	eval "_val=\${$_old:-}"
+	[ -z "$_val" ] || die "$_old is gone: say VARIANT=$_val instead"
+done
 
 pkg_version() {
 	dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null

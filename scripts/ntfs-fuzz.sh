@@ -4,7 +4,8 @@
 #   ntfs-fuzz.sh overlay DIR   put the base images and the cases (the regression
 #                              set, then FUZZ_N random ones) into DIR/ntfs-fuzz
 #                              (scripts/check.sh, for a boot with suite ntfs-fuzz)
-#   ntfs-fuzz.sh               a debug boot running only the fuzzer (make fuzz)
+#   ntfs-fuzz.sh               a boot of VARIANT (default debug) running only
+#                              the fuzzer (make fuzz)
 #
 # Settings from the environment:
 #   FUZZ_SEED     seed of the cases                      (default 1)
@@ -19,7 +20,6 @@
 # not as virtio disks: ntfs-read walks every attached disk.
 set -eu
 . "$(dirname "$0")/lib.sh"
-S=$TOP/scripts
 
 overlay() {	# overlay DIR
 	d=$1/ntfs-fuzz
@@ -51,30 +51,27 @@ if [ "${1:-}" = overlay ]; then
 	exit 0
 fi
 
-# make fuzz: one debug boot (KASAN, UBSAN, lockdep) with the fuzzer only.
+# make fuzz: one boot of VARIANT (default debug: KASAN, UBSAN, lockdep)
+# with the fuzzer only, judged by scripts/harness.sh.
+. "$S/harness.sh"
+V=${VARIANT:-debug}
 FUZZ_N=${FUZZ_N:-1000}
 export FUZZ_N
-"$S/prepare.sh" debug
+prepare_boots "$V"
 ov=$BUILD/fuzz/overlay
 rm -rf "$ov"
 overlay "$ov"
-name=fuzz-debug
-tally=$LOGS/tally-fuzz
-: >"$tally"
+name=fuzz-$V
+TALLY=$LOGS/tally-fuzz
+: >"$TALLY"
 start=$(date +%s)
-set +e
+status=0
 # About 2 s per case on the debug kernel under TCG; the limits allow 3x.
-MODE=check SUITES=ntfs-fuzz NAME=$name EXTRA_OVERLAY=$ov \
-	TEST_TIMEOUT="${TEST_TIMEOUT:-$((300 + 6 * FUZZ_N))}" \
-	TIMEOUT="${TIMEOUT:-$((600 + 6 * FUZZ_N))}" "$S/vm.sh" debug
-rc=$?
-set -e
+EXTRA_OVERLAY=$ov TEST_TIMEOUT="${TEST_TIMEOUT:-$((300 + 6 * FUZZ_N))}" \
+	TIMEOUT="${TIMEOUT:-$((600 + 6 * FUZZ_N))}" \
+	boot_judge "$name" "$V" ntfs-fuzz || status=1
 echo "  FUZZ    summary:"
 grep -E "^(not ok|# ntfs-fuzz|#  )" "$LOGS/boot-$name/results.log" || true
-status=0
-"$S/results.py" --name "vm-$name" --results "$LOGS/boot-$name/results.log" \
-	--console "$LOGS/boot-$name/console.log" --vm-status $rc --expect-done \
-	--tally "$tally" || status=1
 say TIME "$(($(date +%s) - start)) s (seed ${FUZZ_SEED:-1}, $FUZZ_N cases; log: ${LOGS#"$TOP"/}/boot-$name/results.log)"
-awk '{ p += $2; f += $3; s += $4 } END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$tally"
+tally_summary
 exit $status

@@ -5,7 +5,6 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 V=${1:?usage: prepare.sh VARIANT}
-S=$TOP/scripts
 
 # VARIANT distro: Debian's own kernel with our module built by DKMS
 # (scripts/check-distro.sh; nothing of ours to build but the tests).

@@ -8,7 +8,6 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 V=${1:-default}
-S=$TOP/scripts
 
 "$S/prepare.sh" "$V"
 "$S/make-demo-disk.sh"

@@ -1,28 +1,25 @@
 #!/bin/sh
 # selftest-harness.sh: prove the harness fails runs that must fail.  Three
 # deliberately broken boots of the debug kernel; each must be judged failed,
-# with the reason named.  Passes (exit 0) when all three are caught.
+# with the reason named, by the same routine that judges every boot
+# (scripts/harness.sh).  Passes (exit 0) when all three are caught.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$S/harness.sh"
 V=${VARIANT:-debug}
-S=$TOP/scripts
 n=0
 bad=0
 
-"$S/prepare.sh" "$V"
+prepare_boots "$V"
 
-# boot NAME [VM env...]: boot and judge; the verdict lands in selftest-NAME.out.
+# boot NAME MODE SUITES TIMEOUT: boot and judge; the verdict lands in
+# selftest-NAME.out (the judge's words) and selftest-NAME.verdict.
+quiet() { cat >/dev/null; }
 boot() {
-	name=$1
-	shift
-	set +e
-	env "$@" NAME="$name" "$S/vm.sh" "$V" >/dev/null 2>&1
-	rc=$?
-	"$S/results.py" --name "$name" --results "$LOGS/boot-$name/results.log" \
-		--console "$LOGS/boot-$name/console.log" --vm-status $rc \
-		--expect-done >"$LOGS/selftest-$name.out" 2>&1
-	echo $? >"$LOGS/selftest-$name.verdict"
-	set -e
+	rc=0
+	MODE=$2 TIMEOUT=$4 BOOT_OUT=quiet boot_judge "$1" "$V" "$3" \
+		>"$LOGS/selftest-$1.out" 2>&1 || rc=$?
+	echo $rc >"$LOGS/selftest-$1.verdict"
 }
 
 # expect_caught DESC PATTERN NAME: boot NAME must have been judged failed,
@@ -40,9 +37,9 @@ expect_caught() {
 }
 
 say SELFTEST "3 deliberately broken boots of the $V kernel"
-boot selftest-fail MODE=check SUITES=selftest-fail TIMEOUT=900
-boot selftest-oops MODE=check SUITES=selftest-oops TIMEOUT=900
-boot selftest-hang MODE=hang TIMEOUT="${HANG_TIMEOUT:-90}"
+boot selftest-fail check selftest-fail 900
+boot selftest-oops check selftest-oops 900
+boot selftest-hang hang "" "${HANG_TIMEOUT:-90}"
 expect_caught "a failing test" "deliberate failure" selftest-fail
 expect_caught "a test that crashes short of its plan" "planned 3 results" selftest-fail
 expect_caught "an oops from a test module" "kernel console shows" selftest-oops

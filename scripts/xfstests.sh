@@ -19,7 +19,6 @@
 # when a test failed, 2 when the run itself did not complete.
 set -eu
 . "$(dirname "$0")/lib.sh"
-S=$TOP/scripts
 X=$TOP/tests/xfstests
 V=${VARIANT:-default}
 DRIVER=${DRIVER:-ours}

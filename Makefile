@@ -12,6 +12,14 @@ VARIANT ?= default
 variant_or = VARIANT="$(or $(V_GIVEN),$(1))"
 S := scripts
 
+# make run CMD='echo $$HOME' reaches the VM verbatim: make would expand
+# every $ of CMD in the environment it hands to the recipe, so CMD becomes a
+# simply expanded variable holding its unexpanded text.
+ifneq ($(origin CMD),undefined)
+override CMD := $(value CMD)
+export CMD
+endif
+
 # What make check boots: VARIANT:suite,suite (suites are tests/ directories).
 # Our own tests run on the debug kernel (KASAN, UBSAN, lockdep).  The tree's
 # futex selftests run on it under QEMU -icount (+icount): futex_requeue gives

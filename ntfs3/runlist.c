@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ntfs3: mapping pairs decoding, the run array and VCN lookup.
+ * ntfs3: mapping pairs decoding and encoding, the run array and VCN lookup.
  *
  * The format (Linux-NTFS documentation, "Data Runs"; libyal NTFS document):
  *
@@ -296,4 +296,131 @@ const struct ntfs_run *ntfs_run_lookup(const struct ntfs_run *runs,
 		return NULL;
 	r = &runs[lo - 1];
 	return vcn - r->vcn < r->len ? r : NULL;
+}
+
+/*
+ * Bytes needed for @v as a little-endian two's complement number whose
+ * sign comes out right when read back signed: 1 to 8.  Lengths are
+ * written the same way (they are below 2^62, so the top bit stays clear
+ * and an unsigned reader sees the same value).
+ */
+static unsigned int ntfs_mp_bytes(s64 v)
+{
+	unsigned int n = 1;
+
+	while (n < 8 && (v < -(1LL << (8 * n - 1)) || v >= 1LL << (8 * n - 1)))
+		n++;
+	return n;
+}
+
+/* Store the low @n bytes of @v at @p, little-endian. */
+static void ntfs_mp_put(u8 *p, u64 v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = v >> (8 * i);
+}
+
+/*
+ * The longest piece of clusters that starts at @vcn and continues on disk
+ * (or stays a hole) across run boundaries, clipped at @end.  *@i is the run
+ * holding @vcn and is moved to the last run used.  Return the length and
+ * set *@lcn to its first LCN (%NTFS_LCN_HOLE for a hole), or return 0 when
+ * no run holds @vcn.
+ */
+static u64 ntfs_mp_piece(const struct ntfs_run *runs, unsigned int nr,
+			 unsigned int *i, u64 vcn, u64 end, s64 *lcn)
+{
+	const struct ntfs_run *r = &runs[*i];
+	u64 len;
+
+	if (vcn < r->vcn || vcn - r->vcn >= r->len)
+		return 0;
+	*lcn = r->lcn == NTFS_LCN_HOLE ? NTFS_LCN_HOLE : r->lcn + (s64)(vcn - r->vcn);
+	len = min(r->vcn + r->len, end) - vcn;
+	while (vcn + len < end && *i + 1 < nr) {
+		const struct ntfs_run *next = &runs[*i + 1];
+		bool joins = *lcn == NTFS_LCN_HOLE ? next->lcn == NTFS_LCN_HOLE :
+			     next->lcn == *lcn + (s64)len;
+
+		if (next->vcn != vcn + len || !joins)
+			break;
+		len = min(next->vcn + next->len, end) - vcn;
+		(*i)++;
+	}
+	return len;
+}
+
+/**
+ * ntfs_encode_runs() - encode runs as the mapping pairs of one extent
+ * @runs: the runs, sorted by VCN, not overlapping (ntfs_runs_merge_check())
+ * @nr: number of runs
+ * @first_vcn: first VCN of the extent (its lowest_vcn)
+ * @end_vcn: VCN after its last one (highest_vcn + 1)
+ * @mp: where to write the mapping pairs, or NULL to only measure them
+ * @size: bytes available at @mp
+ * @used: set to the bytes the mapping pairs take, terminator included,
+ *	also when they do not fit
+ *
+ * The runs must cover [@first_vcn, @end_vcn) without a gap; runs that reach
+ * outside it are clipped.  Neighbouring runs that continue each other on
+ * disk (or are both holes) become one, every number takes the fewest bytes
+ * that read back right (the LCN as a signed offset from the previous run of
+ * the extent that has clusters, the first one from 0), holes have no LCN
+ * bytes, and a 0x00 byte ends the list.  An empty range is just the 0x00.
+ *
+ * Context: Any context.
+ * Return: 0; -ENOSPC if @mp is not NULL and @size is too small (nothing
+ * beyond @size is written); -EINVAL if the runs do not cover the range or
+ * the range is reversed.
+ */
+int ntfs_encode_runs(const struct ntfs_run *runs, unsigned int nr,
+		     u64 first_vcn, u64 end_vcn, u8 *mp, size_t size, size_t *used)
+{
+	const struct ntfs_run *r = NULL;
+	unsigned int i = 0;
+	size_t pos = 0;
+	u64 vcn = first_vcn;
+	s64 prev = 0;
+
+	*used = 0;
+	/* Lengths and LCN offsets are computed as s64. */
+	if (first_vcn > end_vcn || end_vcn > S64_MAX)
+		return -EINVAL;
+	if (vcn < end_vcn) {
+		r = ntfs_run_lookup(runs, nr, vcn);
+		if (!r)
+			return -EINVAL;
+		i = r - runs;
+	}
+
+	while (vcn < end_vcn) {
+		unsigned int lsz, osz = 0;
+		s64 lcn, delta = 0;
+		u64 len;
+
+		if (vcn > first_vcn && ++i >= nr)
+			return -EINVAL;
+		len = ntfs_mp_piece(runs, nr, &i, vcn, end_vcn, &lcn);
+		if (!len || (lcn < 0 && lcn != NTFS_LCN_HOLE))
+			return -EINVAL;
+		lsz = ntfs_mp_bytes(len);
+		if (lcn != NTFS_LCN_HOLE) {
+			delta = lcn - prev;
+			osz = ntfs_mp_bytes(delta);
+			prev = lcn;
+		}
+		if (mp && pos + 1 + lsz + osz <= size) {
+			mp[pos] = osz << 4 | lsz;
+			ntfs_mp_put(mp + pos + 1, len, lsz);
+			ntfs_mp_put(mp + pos + 1 + lsz, (u64)delta, osz);
+		}
+		pos += 1 + lsz + osz;
+		vcn += len;
+	}
+	if (mp && pos < size)
+		mp[pos] = 0;
+	*used = ++pos;
+	return mp && pos > size ? -ENOSPC : 0;
 }

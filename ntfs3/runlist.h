@@ -30,5 +30,7 @@ int ntfs_decode_runs(const u8 *mp, size_t mp_len, u64 lowest_vcn,
 int ntfs_runs_merge_check(const struct ntfs_run *runs, unsigned int nr);
 const struct ntfs_run *ntfs_run_lookup(const struct ntfs_run *runs,
 				       unsigned int nr, u64 vcn);
+int ntfs_encode_runs(const struct ntfs_run *runs, unsigned int nr,
+		     u64 first_vcn, u64 end_vcn, u8 *mp, size_t size, size_t *used);
 
 #endif /* _NTFS3_RUNLIST_H */

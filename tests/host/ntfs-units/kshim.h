@@ -8,6 +8,7 @@
 #ifndef NTFS_UNITS_KSHIM_H
 #define NTFS_UNITS_KSHIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -494,12 +494,267 @@ static void test_fuzz(void)
 	arr_free(&a);
 }
 
+
+/*
+ * ntfs_encode_runs() into a buffer of exactly @size bytes (for
+ * AddressSanitizer); the bytes are copied to @out, which has room for
+ * them.  Return its result; *@used as it set it.
+ */
+static int enc(const struct ntfs_run *runs, unsigned int n, u64 first,
+	       u64 end, u8 *out, size_t size, size_t *used)
+{
+	u8 *p = malloc(size ? size : 1);
+	int ret;
+
+	ret = ntfs_encode_runs(runs, n, first, end, size ? p : NULL, size, used);
+	if (size)
+		memcpy(out, p, size);
+	free(p);
+	return ret;
+}
+
+/*
+ * What the runs of [@first, @end) look like after a round trip: clipped to
+ * the range, and neighbours that continue each other on disk (or are both
+ * holes) joined.  Return the number of runs stored at @out.
+ */
+static unsigned int expected_runs(const struct ntfs_run *runs, unsigned int n,
+				  u64 first, u64 end, struct ntfs_run *out)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		u64 s = runs[i].vcn, e = runs[i].vcn + runs[i].len;
+		struct ntfs_run c;
+
+		if (e <= first || s >= end)
+			continue;
+		c.vcn = s < first ? first : s;
+		c.len = (e > end ? end : e) - c.vcn;
+		c.lcn = runs[i].lcn == HOLE ? HOLE :
+			runs[i].lcn + (s64)(c.vcn - s);
+		if (k && out[k - 1].vcn + out[k - 1].len == c.vcn &&
+		    (c.lcn == HOLE ? out[k - 1].lcn == HOLE :
+		     out[k - 1].lcn != HOLE &&
+		     out[k - 1].lcn + (s64)out[k - 1].len == c.lcn)) {
+			out[k - 1].len += c.len;
+			continue;
+		}
+		out[k++] = c;
+	}
+	return k;
+}
+
+static void expect_encoding(const char *what, const struct ntfs_run *runs,
+			    unsigned int n, u64 first, u64 end,
+			    const u8 *want, size_t want_len)
+{
+	u8 out[256];
+	size_t used = 0, measured = 0;
+	int ret = enc(runs, n, first, end, out, want_len, &used);
+
+	ret |= enc(runs, n, first, end, NULL, 0, &measured);
+	tap_result(!ret && used == want_len && measured == want_len &&
+		   !memcmp(out, want, want_len), "encode: %s", what);
+}
+
+static void test_encode_examples(void)
+{
+	expect_encoding("one run: 0x18 clusters at LCN 0x5634",
+			RUNS({ 0, 0x5634, 0x18 }), 0, 0x18,
+			MP(0x21, 0x18, 0x34, 0x56, 0x00));
+	expect_encoding("fragmented: LCNs 0x60, 0x160, then back to 0x140",
+			RUNS({ 0, 0x60, 0x20 }, { 0x20, 0x160, 0x20 },
+			     { 0x40, 0x140, 0x20 }), 0, 0x60,
+			MP(0x11, 0x20, 0x60, 0x21, 0x20, 0x00, 0x01,
+			   0x11, 0x20, 0xe0, 0x00));
+	expect_encoding("sparse: a hole has no LCN bytes, the next offset skips it",
+			RUNS({ 0, 0x20, 0x20 }, { 0x20, HOLE, 0x60 },
+			     { 0x80, 0x50, 0x20 }), 0, 0xa0,
+			MP(0x11, 0x20, 0x20, 0x01, 0x60, 0x11, 0x20, 0x30, 0x00));
+	expect_encoding("length 0x80 takes two bytes (top bit clear)",
+			RUNS({ 0, 0x10, 0x80 }), 0, 0x80,
+			MP(0x12, 0x80, 0x00, 0x10, 0x00));
+	expect_encoding("offset +0x7f in one byte, +0x80 in two, -0x80 in one",
+			RUNS({ 0, 0x7f, 1 }, { 1, 0xff, 1 }, { 2, 0x7f, 1 }),
+			0, 3,
+			MP(0x11, 1, 0x7f, 0x21, 1, 0x80, 0x00, 0x11, 1, 0x80,
+			   0x00));
+	expect_encoding("offset -0x81 in two bytes",
+			RUNS({ 0, 0x181, 1 }, { 1, 0x100, 1 }), 0, 2,
+			MP(0x21, 1, 0x81, 0x01, 0x21, 1, 0x7f, 0xff, 0x00));
+	expect_encoding("runs that continue each other become one",
+			RUNS({ 0, 0x60, 0x10 }, { 0x10, 0x70, 0x10 },
+			     { 0x20, HOLE, 4 }, { 0x24, HOLE, 4 }), 0, 0x28,
+			MP(0x11, 0x20, 0x60, 0x01, 0x08, 0x00));
+	expect_encoding("clipped at both ends: the first LCN moves along",
+			RUNS({ 0, 0x60, 0x10 }, { 0x10, 0x200, 0x10 }),
+			4, 0x14,
+			MP(0x11, 0x0c, 0x64, 0x21, 0x04, 0x9c, 0x01, 0x00));
+	expect_encoding("an extent after the first starts again from LCN 0",
+			RUNS({ 0, 0x60, 0x10 }, { 0x10, 0x70, 0x10 }),
+			0x10, 0x20, MP(0x11, 0x10, 0x70, 0x00));
+	expect_encoding("empty range: only the terminator", NULL, 0, 7, 7,
+			MP(0x00));
+	expect_encoding("8-byte offset", RUNS({ 0, 1LL << 56, 5 }), 0, 5,
+			MP(0x81, 5, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x00));
+	expect_encoding("length 2^62 - 1 in 8 bytes",
+			RUNS({ 0, HOLE, (1ULL << 62) - 1 }), 0, (1ULL << 62) - 1,
+			MP(0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f,
+			   0x00));
+}
+
+static void test_encode_errors(void)
+{
+	static const struct ntfs_run gap[] = {
+		{ 0, 5, 10 }, { 12, 40, 4 },
+	};
+	u8 out[64];
+	size_t used;
+
+	tap_result(enc(gap, 2, 0, 16, out, sizeof(out), &used) == -EINVAL,
+		   "encode: a gap between runs is -EINVAL");
+	tap_result(enc(gap, 2, 0, 17, out, sizeof(out), &used) == -EINVAL,
+		   "encode: a range past the last run is -EINVAL");
+	tap_result(enc(gap, 2, 10, 11, out, sizeof(out), &used) == -EINVAL,
+		   "encode: a range starting in a gap is -EINVAL");
+	tap_result(enc(gap, 2, 5, 4, out, sizeof(out), &used) == -EINVAL,
+		   "encode: a reversed range is -EINVAL");
+	tap_result(enc(NULL, 0, 0, 1, out, sizeof(out), &used) == -EINVAL,
+		   "encode: no runs for a range is -EINVAL");
+	tap_result(enc(gap, 2, 0, 10, out, 4, &used) == 0 && used == 4,
+		   "encode: exactly the room needed is enough");
+	tap_result(enc(gap, 2, 0, 10, out, 3, &used) == -ENOSPC && used == 4,
+		   "encode: one byte short is -ENOSPC, the size still reported");
+	tap_result(enc(gap, 2, 12, 16, out, 3, &used) == -ENOSPC && used == 4,
+		   "encode: no room for the terminator is -ENOSPC");
+}
+
+/* Random runlists: holes, backward jumps, LCNs near the 1/2/4/8-byte edges. */
+static void random_runs(struct ntfs_run *r, unsigned int n, u64 total)
+{
+	static const s64 edges[] = {
+		0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0x7fffff, 0x800000,
+		0x7fffffff, 0x80000000LL, 0x7fffffffffLL, 0x8000000000LL,
+	};
+	u64 vcn = 0;
+	s64 last = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		u64 max = rnd_below(4) ? 300 : total / 4;
+
+		r[i].vcn = vcn;
+		r[i].len = 1 + rnd_below(max ? max : 1);
+		if (r[i].len > total)
+			r[i].len = total;
+		switch (rnd_below(6)) {
+		case 0:
+			r[i].lcn = HOLE;
+			break;
+		case 1:	/* a jump of exactly an edge value, either way */
+			r[i].lcn = last + (rnd_below(2) ? 1 : -1) *
+				   edges[rnd_below(sizeof(edges) / sizeof(edges[0]))];
+			if (r[i].lcn < 0 || (u64)r[i].lcn + r[i].len > total)
+				r[i].lcn = rnd_below(total - r[i].len + 1);
+			break;
+		case 2:	/* right after the previous run: joined */
+			r[i].lcn = rnd_below(total - r[i].len + 1);
+			if (i && r[i - 1].lcn != HOLE &&
+			    (u64)r[i - 1].lcn + r[i - 1].len + r[i].len <= total)
+				r[i].lcn = r[i - 1].lcn + r[i - 1].len;
+			break;
+		default:
+			r[i].lcn = rnd_below(total - r[i].len + 1);
+		}
+		if (r[i].lcn != HOLE)
+			last = r[i].lcn;
+		vcn += r[i].len;
+	}
+}
+
+static void test_encode_round_trip(void)
+{
+	static struct ntfs_run runs[300], want[300];
+	static u8 mp[300 * 17 + 1];
+	unsigned int iter, ok = 1, fails = 0;
+
+	for (iter = 0; iter < 20000; iter++) {
+		unsigned int n = 1 + rnd_below(300), nwant;
+		u64 total = iter % 4 ? 1ULL << 40 : 1 + rnd_below(1ULL << 20);
+		u64 end, first, last;
+		size_t used, measured;
+		struct arr a = { 0 };
+		int ret;
+
+		if (total < 1000)
+			total = 1000;
+		random_runs(runs, n, total);
+		end = runs[n - 1].vcn + runs[n - 1].len;
+		/* Half the time the whole range, else a random piece of it. */
+		first = iter % 2 ? rnd_below(end) : 0;
+		last = iter % 2 ? first + 1 + rnd_below(end - first) : end;
+		nwant = expected_runs(runs, n, first, last, want);
+		ret = enc(runs, n, first, last, NULL, 0, &measured);
+		ret |= enc(runs, n, first, last, mp, sizeof(mp), &used);
+		ok = !ret && used == measured && mp[used - 1] == 0 &&
+		     !dec(&a, mp, used, first, last - 1, total) &&
+		     same_runs(&a, 0, want, nwant);
+		/* The test encoder writes the same minimal bytes. */
+		if (ok) {
+			static u8 ref[300 * 17 + 1];
+
+			ok = encode(want, nwant, ref) == used &&
+			     !memcmp(ref, mp, used);
+		}
+		if (ok) {
+			ret = enc(runs, n, first, last, mp, used - 1, &measured);
+			ok = ret == -ENOSPC && measured == used;
+		}
+		if (!ok && fails++ < 3)
+			diag("round trip %u failed: %u runs, [%llu, %llu)", iter, n,
+			     (unsigned long long)first, (unsigned long long)last);
+		arr_free(&a);
+	}
+	tap_result(!fails,
+		   "encode round trip: 20000 random runlists (holes, backward and edge offsets, pieces) decode back, minimal, -ENOSPC one byte short");
+}
+
+/* Encode a vector's runs per extent and compare with ntfs-3g's bytes. */
+static int vector_encodes(const char *dir, const char *file,
+			  const struct ntfs_run *want, unsigned int nwant,
+			  u64 lo, u64 hi)
+{
+	static u8 mp[65536], got[65536];
+	char mpath[4096];
+	size_t len, used;
+	FILE *m;
+
+	snprintf(mpath, sizeof(mpath), "%s/%s", dir, file);
+	m = fopen(mpath, "rb");
+	if (!m)
+		return 0;
+	len = fread(mp, 1, sizeof(mp), m);
+	fclose(m);
+	if (enc(want, nwant, lo, hi + 1, got, sizeof(got), &used) || used > len) {
+		diag("%s: encoding failed or longer (%zu bytes) than ntfs-3g's %zu",
+		     file, used, len);
+		return 0;
+	}
+	if (memcmp(got, mp, used)) {
+		diag("%s: the %zu bytes differ from ntfs-3g's", file, used);
+		return 0;
+	}
+	return 1;
+}
+
 /* One *.runs vector: decode its extents, compare with ntfsinfo's runs. */
 static void test_vector(const char *dir, const char *name)
 {
 	char path[4096], line[512], file[256];
 	struct ntfs_run *want = NULL;
-	unsigned int nwant = 0, extents = 0, i, ok = 1;
+	unsigned int nwant = 0, extents = 0, i, ok = 1, enc_ok = 1;
+	struct { unsigned long long lo, hi; char file[256]; } ext[16];
 	unsigned long long clusters = 0, lo, hi, v, l;
 	long long lcn;
 	struct arr a = { 0 };
@@ -528,7 +783,12 @@ static void test_vector(const char *dir, const char *name)
 			}
 			len = fread(mp, 1, sizeof(mp), m);
 			fclose(m);
-			ok = !dec(&a, mp, len, lo, hi, clusters);
+			ok = !dec(&a, mp, len, lo, hi, clusters) && extents < 16;
+			if (ok) {
+				ext[extents].lo = lo;
+				ext[extents].hi = hi;
+				strcpy(ext[extents].file, file);
+			}
 			extents++;
 			continue;
 		}
@@ -549,6 +809,12 @@ static void test_vector(const char *dir, const char *name)
 		     &a.runs[i];
 	tap_result(ok, "ntfs-3g vector %s: %u extents decode to the %u runs ntfsinfo lists",
 		   name, extents, nwant);
+	for (i = 0; ok && i < extents; i++)
+		enc_ok &= vector_encodes(dir, ext[i].file, want, nwant,
+					 ext[i].lo, ext[i].hi);
+	tap_result(ok && enc_ok,
+		   "ntfs-3g vector %s: its runs encode to ntfs-3g's bytes, extent by extent",
+		   name);
 	free(want);
 	arr_free(&a);
 }
@@ -597,6 +863,9 @@ int main(int argc, char **argv)
 	test_lookup();
 	test_round_trip();
 	test_fuzz();
+	test_encode_examples();
+	test_encode_errors();
+	test_encode_round_trip();
 	if (argc == 2)
 		test_vectors(argv[1]);
 	return tap_done();

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Clusters: the cluster bitmap, $Bitmap.  Today only the free-cluster count
- * for statfs, counted once.
+ * Allocation: clusters from $Bitmap and MFT records from $MFT:$BITMAP,
+ * both bitmaps changed in their stream inodes' page caches (bit n is bit
+ * n % 8 of byte n / 8).  Bits are taken at once inside a transaction, so
+ * two transactions never get the same cluster; frees wait for the commit
+ * (trans.c).  Also the free-cluster count for statfs.
  */
 
 #include <linux/bitmap.h>
@@ -10,9 +13,288 @@
 
 #include "ntfs3.h"
 
+/*
+ * Records below this are never given to files: 0-15 are the system files
+ * and reserved, 16-23 are kept for $MFT's own extension records, as
+ * Windows does.
+ */
+#define NTFS_FIRST_FREE_RECORD	24
+
+/* Bits per page of a bitmap stream. */
+#define NTFS_BITS_PER_PAGE	(PAGE_SIZE * BITS_PER_BYTE)
+
+static struct inode *ntfs_bitmap_inode(struct ntfs_sb *sbi, bool mft)
+{
+	return mft ? sbi->mft_bitmap : sbi->bitmap;
+}
+
+/*
+ * Find, in the bitmap inode, the first clear bit at or after @from and
+ * before @end, and the end of the clear run there (at most @want long).
+ * Returns the bit or @end when none; *@run_len gets the run length.
+ */
+static int ntfs_find_clear(struct inode *bm, u64 from, u64 end, u64 want, u64 *found,
+			   u64 *run_len)
+{
+	u64 bit = from, start = end;
+	int err;
+
+	*run_len = 0;
+	while (bit < end) {
+		struct folio *folio;
+		unsigned long *map;
+		u64 base = bit & ~(u64)(NTFS_BITS_PER_PAGE - 1);
+		u32 n = min_t(u64, NTFS_BITS_PER_PAGE, end - base), i = bit - base;
+
+		err = ntfs_walk_step();
+		if (err)
+			return err;
+		folio = ntfs_stream_folio(bm, bit / NTFS_BITS_PER_PAGE, NTFS_BITMAP_READ_AROUND);
+		if (IS_ERR(folio))
+			return -EIO;
+		map = kmap_local_folio(folio, offset_in_folio(folio, base / BITS_PER_BYTE));
+		if (start == end) {
+			i = find_next_zero_bit_le(map, n, i);
+			if (i < n)
+				start = base + i;
+		}
+		if (start != end) {
+			u32 stop = find_next_bit_le(map, n, i);
+
+			*run_len += stop - i;
+			if (stop < n || *run_len >= want) {
+				kunmap_local(map);
+				folio_put(folio);
+				break;
+			}
+		}
+		kunmap_local(map);
+		folio_put(folio);
+		bit = base + n;
+	}
+	*found = start;
+	*run_len = min(*run_len, want);
+	return 0;
+}
+
+/* Set or clear @len bits from @start in a bitmap stream inode. */
+static int ntfs_bitmap_change(struct inode *bm, u64 start, u64 len, bool set)
+{
+	while (len) {
+		u64 base = start & ~(u64)(NTFS_BITS_PER_PAGE - 1);
+		u32 i = start - base, n = min_t(u64, len, NTFS_BITS_PER_PAGE - i), k;
+		struct folio *folio = ntfs_stream_folio(bm, start / NTFS_BITS_PER_PAGE, 0);
+		unsigned long *map;
+
+		if (IS_ERR(folio))
+			return -EIO;
+		folio_lock(folio);
+		map = kmap_local_folio(folio, offset_in_folio(folio, base / BITS_PER_BYTE));
+		for (k = i; k < i + n; k++) {
+			if (set)
+				__set_bit_le(k, map);
+			else
+				__clear_bit_le(k, map);
+		}
+		kunmap_local(map);
+		folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+		start += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_bits_apply() - Set or clear a run of bits noted by a transaction
+ * @sbi:	the volume
+ * @b:		the run, in $Bitmap or $MFT:$BITMAP
+ * @set:	set the bits, else clear them
+ *
+ * Keeps the free-cluster count in step.  Failing to read the bitmap here
+ * leaves bits set (leaked, never doubly used) and is reported.
+ */
+void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set)
+{
+	struct mutex *lock = b->mft ? &sbi->mft_lock : &sbi->bitmap_lock;
+	int err;
+
+	mutex_lock(lock);
+	err = ntfs_bitmap_change(ntfs_bitmap_inode(sbi, b->mft), b->start, b->len, set);
+	if (!err && !b->mft && atomic64_read(&sbi->free_clusters) >= 0)
+		atomic64_add(set ? -(s64)b->len : (s64)b->len, &sbi->free_clusters);
+	mutex_unlock(lock);
+	if (err)
+		ntfs_err_ratelimited(sbi->sb, b->mft ? NTFS_MFT_INO : NTFS_BITMAP_INO,
+				     "cannot update the bitmap (%d): run chkdsk", err);
+}
+
+/*
+ * Look for a free run in [@from, @end), then from the start: the first
+ * run of @want bits, else the longest one met.  Caller holds the lock.
+ */
+static int ntfs_pick_run(struct inode *bm, u64 from, u64 end, u64 want, u64 *start,
+			 u64 *len)
+{
+	u64 pos = from, best = 0, best_len = 0, found, n;
+	bool wrapped = false;
+	int err;
+
+	for (;;) {
+		if (pos >= end) {
+			if (wrapped || !from)
+				break;
+			wrapped = true;
+			pos = 0;
+			end = from;
+		}
+		err = ntfs_find_clear(bm, pos, end, want, &found, &n);
+		if (err)
+			return err;
+		if (found >= end) {
+			pos = end;
+			continue;
+		}
+		if (n > best_len) {
+			best = found;
+			best_len = n;
+		}
+		if (n >= want)
+			break;
+		pos = found + n;
+	}
+	*start = best;
+	*len = best_len;
+	return best_len ? 0 : -ENOSPC;
+}
+
+/**
+ * ntfs_alloc_clusters() - Take one contiguous run of free clusters
+ * @t:		the transaction (abort gives them back)
+ * @hint:	the cluster to look from (after the file's last run), or 0
+ * @want:	clusters wanted, at least 1
+ * @got:	set to the run taken (@got->vcn untouched): 1..@want clusters
+ *
+ * The first free run of @want clusters from @hint on (wrapping once) is
+ * taken; when there is none, the longest free run met, and the caller
+ * asks again for the rest.
+ *
+ * Return: 0, -ENOSPC when no cluster is free, -EIO, -ENOMEM, -EINTR.
+ */
+int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_run *got)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 start, len;
+	int err;
+
+	if (!want)
+		return -EINVAL;
+	if (hint >= sbi->total_clusters)
+		hint = 0;
+	if (!hint)
+		hint = READ_ONCE(sbi->next_lcn);
+	mutex_lock(&sbi->bitmap_lock);
+	err = ntfs_pick_run(sbi->bitmap, hint, sbi->total_clusters, want, &start, &len);
+	if (!err)
+		err = ntfs_trans_note_bits(t, false, false, start, len);
+	if (!err) {
+		err = ntfs_bitmap_change(sbi->bitmap, start, len, true);
+		if (err)
+			t->nr_bits--;
+	}
+	if (!err && atomic64_read(&sbi->free_clusters) >= 0)
+		atomic64_sub(len, &sbi->free_clusters);
+	if (!err)
+		WRITE_ONCE(sbi->next_lcn, start + len);
+	mutex_unlock(&sbi->bitmap_lock);
+	if (err)
+		return err;
+	got->lcn = start;
+	got->len = len;
+	return 0;
+}
+
+/**
+ * ntfs_free_clusters() - Free clusters when the transaction commits
+ * @t:		the transaction
+ * @lcn:	first cluster
+ * @len:	number of clusters
+ *
+ * Return: 0, -EIO for a run outside the volume, -ENOMEM.
+ */
+int ntfs_free_clusters(struct ntfs_trans *t, u64 lcn, u64 len)
+{
+	struct ntfs_sb *sbi = t->sbi;
+
+	if (lcn >= sbi->total_clusters || len > sbi->total_clusters - lcn)
+		return ntfs_err_ratelimited(sbi->sb, NTFS_BITMAP_INO,
+					    "freeing clusters %llu+%llu outside the volume",
+					    lcn, len);
+	return ntfs_trans_note_bits(t, false, true, lcn, len);
+}
+
+/**
+ * ntfs_alloc_record() - Take a free MFT record for a new file
+ * @t:		the transaction (abort gives it back)
+ * @nr:		set to the record number
+ *
+ * Records from 24 on; the caller formats it with ntfs_trans_new_record().
+ * $MFT does not grow yet: a full $MFT is -ENOSPC.
+ *
+ * Return: 0, -ENOSPC, -EIO, -ENOMEM, -EINTR.
+ */
+int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 from = max_t(u64, READ_ONCE(sbi->next_record), NTFS_FIRST_FREE_RECORD);
+	u64 end = min_t(u64, sbi->mft_records,
+			NTFS_I(sbi->mft_bitmap)->stream.data_size * BITS_PER_BYTE);
+	u64 found, n;
+	int err;
+
+	mutex_lock(&sbi->mft_lock);
+	err = ntfs_find_clear(sbi->mft_bitmap, from, end, 1, &found, &n);
+	if (!err && found >= end && from > NTFS_FIRST_FREE_RECORD)
+		err = ntfs_find_clear(sbi->mft_bitmap, NTFS_FIRST_FREE_RECORD, from, 1,
+				      &found, &n);
+	if (!err && found >= end)
+		err = -ENOSPC;
+	if (!err)
+		err = ntfs_trans_note_bits(t, true, false, found, 1);
+	if (!err) {
+		err = ntfs_bitmap_change(sbi->mft_bitmap, found, 1, true);
+		if (err)
+			t->nr_bits--;
+	}
+	if (!err)
+		WRITE_ONCE(sbi->next_record, found + 1);
+	mutex_unlock(&sbi->mft_lock);
+	if (!err)
+		*nr = found;
+	return err;
+}
+
+/**
+ * ntfs_free_record() - Free an MFT record when the transaction commits
+ * @t:		the transaction
+ * @nr:		the record; the caller clears its in-use flag and advances
+ *		its sequence number in the same transaction
+ *
+ * Return: 0, -EIO, -ENOMEM.
+ */
+int ntfs_free_record(struct ntfs_trans *t, u64 nr)
+{
+	if (nr < NTFS_FIRST_USER_INO || nr >= t->sbi->mft_records)
+		return ntfs_err_ratelimited(t->sbi->sb, nr, "freeing a system or missing record");
+	return ntfs_trans_note_bits(t, true, true, nr, 1);
+}
+
 /**
  * ntfs_count_free_clusters() - Free clusters, from $Bitmap, counted once
  * @sbi:	the volume
+ *
+ * Afterwards allocation and freeing keep the count exact.
  *
  * Return: the count, or -1 when $Bitmap is unreadable.
  */
@@ -20,32 +302,23 @@ s64 ntfs_count_free_clusters(struct ntfs_sb *sbi)
 {
 	s64 cached = atomic64_read(&sbi->free_clusters);
 	u64 bits = sbi->total_clusters, used = 0, pos = 0;
-	struct inode *bm;
+	struct inode *bm = sbi->bitmap;
 
 	if (cached >= 0)
 		return cached;
-	bm = ntfs_iget(sbi->sb, NTFS_BITMAP_INO);
-	if (IS_ERR(bm))
+	if (!bm)
 		return -1;
-	if (NTFS_I(bm)->stream.data_size < DIV_ROUND_UP(bits, 8) ||
-	    ntfs_stream_check_meta(sbi, &NTFS_I(bm)->stream)) {
-		iput(bm);
-		return -1;
-	}
+	mutex_lock(&sbi->bitmap_lock);
 	while (pos < bits) {
 		struct folio *folio;
 		unsigned long *map;
 		u64 n;
 
-		if (ntfs_walk_step()) {
-			iput(bm);
-			return -1;
-		}
+		if (ntfs_walk_step())
+			break;
 		folio = ntfs_stream_folio(bm, (pos / 8) >> PAGE_SHIFT, NTFS_BITMAP_READ_AROUND);
-		if (IS_ERR(folio)) {
-			iput(bm);
-			return -1;
-		}
+		if (IS_ERR(folio))
+			break;
 		n = min_t(u64, bits - pos, (u64)folio_size(folio) * 8);
 		map = kmap_local_folio(folio, 0);
 		used += bitmap_weight(map, n);
@@ -53,7 +326,8 @@ s64 ntfs_count_free_clusters(struct ntfs_sb *sbi)
 		folio_put(folio);
 		pos += n;
 	}
-	iput(bm);
-	atomic64_set(&sbi->free_clusters, bits - used);
-	return bits - used;
+	if (pos >= bits)
+		atomic64_set(&sbi->free_clusters, bits - used);
+	mutex_unlock(&sbi->bitmap_lock);
+	return pos >= bits ? (s64)(bits - used) : -1;
 }

@@ -300,9 +300,64 @@ static sector_t ntfs_bmap(struct address_space *mapping, sector_t block)
 	return iomap_bmap(mapping, block, &ntfs_iomap_ops);
 }
 
+/* ---- writeback ---------------------------------------------------------- */
+
+/*
+ * Map the block at @offset for writeback: allocated clusters are written
+ * where they are.  Writes only reach the page cache over allocated
+ * clusters (metadata streams are never sparse; file data is allocated
+ * before it is dirtied), so a hole here is a bug or a damaged runlist.
+ */
+static int ntfs_map_blocks(struct iomap_writepage_ctx *wpc, struct inode *inode,
+			   loff_t offset, unsigned int len)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u8 cb = sbi->cluster_bits;
+	const struct ntfs_run *run;
+	u64 vcn = offset >> cb;
+
+	if (offset >= wpc->iomap.offset && offset < wpc->iomap.offset + wpc->iomap.length &&
+	    wpc->iomap.type == IOMAP_MAPPED)
+		return 0;
+	down_read(&ns->run_lock);
+	run = ns->resident ? NULL : ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
+	if (!run || run->lcn == NTFS_LCN_HOLE) {
+		up_read(&ns->run_lock);
+		return ntfs_err_ratelimited(inode->i_sb, ns->record,
+					    "attribute 0x%x: writeback over unallocated VCN %llu",
+					    ns->type, vcn);
+	}
+	wpc->iomap.type = IOMAP_MAPPED;
+	wpc->iomap.flags = 0;
+	wpc->iomap.bdev = inode->i_sb->s_bdev;
+	wpc->iomap.offset = vcn << cb;
+	wpc->iomap.length = (run->vcn + run->len - vcn) << cb;
+	wpc->iomap.addr = (run->lcn + vcn - run->vcn) << cb;
+	up_read(&ns->run_lock);
+	return 0;
+}
+
+static const struct iomap_writeback_ops ntfs_writeback_ops = {
+	.map_blocks		= ntfs_map_blocks,
+};
+
+static int ntfs_writepages(struct address_space *mapping, struct writeback_control *wbc)
+{
+	struct ntfs_stream *ns = &NTFS_I(mapping->host)->stream;
+	struct iomap_writepage_ctx wpc = {};
+
+	/* Resident and compressed data reach the disk through their records. */
+	if (ns->resident || ns->compressed || ns->encrypted)
+		return 0;
+	return iomap_writepages(mapping, wbc, &wpc, &ntfs_writeback_ops);
+}
+
 const struct address_space_operations ntfs_aops = {
 	.read_folio		= ntfs_read_folio,
 	.readahead		= ntfs_readahead,
+	.writepages		= ntfs_writepages,
+	.dirty_folio		= iomap_dirty_folio,
 	.bmap			= ntfs_bmap,
 	.direct_IO		= noop_direct_IO,
 	.release_folio		= iomap_release_folio,

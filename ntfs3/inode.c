@@ -52,6 +52,8 @@ struct inode *ntfs_alloc_inode(struct super_block *sb)
 	ni->index_block_size = 0;
 	ni->index_collation = 0;
 	atomic64_set(&ni->lookup_hint, 0);
+	mutex_init(&ni->ni_lock);
+	ni->index_gen = 0;
 	memset(&ni->stream, 0, sizeof(ni->stream));
 	init_rwsem(&ni->stream.run_lock);
 	return &ni->vfs_inode;

@@ -79,7 +79,10 @@ int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len)
 			return -EIO;
 		off = offset_in_folio(folio, pos);
 		n = min_t(size_t, len, folio_size(folio) - off);
+		/* A writer copies a block in under the lock: never see half of it. */
+		folio_lock(folio);
 		memcpy_from_folio(buf, folio, off, n);
+		folio_unlock(folio);
 		folio_put(folio);
 		buf += n;
 		pos += n;
@@ -108,6 +111,45 @@ int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len)
 			return -EIO;
 		memcpy(buf, bh->b_data + off, n);
 		brelse(bh);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_write_stream() - Copy bytes into a stream inode's page cache
+ * @inode:	the inode (a metadata stream or a directory's index)
+ * @pos:	byte offset in the stream
+ * @buf:	source
+ * @len:	bytes; the range must lie inside the stream's data
+ *
+ * The folios are read first where needed, changed under their lock and
+ * marked dirty; writeback writes them.  Only for allocated, non-resident
+ * streams (metadata never has holes: ntfs_stream_check_meta()).
+ *
+ * Return: 0, -EIO for a range outside the stream or an I/O error.
+ */
+int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+
+	if (ns->resident || pos > ns->data_size || len > ns->data_size - pos)
+		return -EIO;
+	while (len) {
+		struct folio *folio = read_mapping_folio(inode->i_mapping, pos >> PAGE_SHIFT, NULL);
+		size_t off, n;
+
+		if (IS_ERR(folio))
+			return -EIO;
+		folio_lock(folio);
+		off = offset_in_folio(folio, pos);
+		n = min_t(size_t, len, folio_size(folio) - off);
+		memcpy_to_folio(folio, off, buf, n);
+		folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
 		buf += n;
 		pos += n;
 		len -= n;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The journal: whether it is clean, from the two restart pages at its
- * start.  Replay is not implemented yet: a volume whose journal is not
- * clean is only mounted read-only.
+ * start, and emptying it before a read-write mount changes the volume.
+ * Replay is not implemented yet: a volume whose journal is not clean is
+ * only mounted read-only.
  */
 
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
 
@@ -63,4 +65,77 @@ bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi)
 	kfree(p);
 	iput(inode);
 	return clean > 0;
+}
+
+/* Bytes of the journal emptied per step: the unit of progress and of kill checks. */
+#define NTFS_LOG_FILL_STEP	SZ_64K
+
+/* Whether the whole journal already reads as 0xff. */
+static int ntfs_logfile_is_empty(struct inode *log, u8 *buf)
+{
+	u64 size = NTFS_I(log)->stream.data_size, pos;
+	int err;
+
+	for (pos = 0; pos < size; pos += NTFS_LOG_FILL_STEP) {
+		u32 n = min_t(u64, NTFS_LOG_FILL_STEP, size - pos);
+
+		err = ntfs_walk_step();
+		if (!err)
+			err = ntfs_read_stream(log, pos, buf, n);
+		if (err)
+			return err;
+		if (memchr_inv(buf, 0xff, n))
+			return 0;
+	}
+	return 1;
+}
+
+/**
+ * ntfs_logfile_reset() - Empty the journal before the volume is changed
+ * @sbi:	the volume, being made writable; its journal was found clean
+ *
+ * We do not journal yet.  A clean journal could still hold records of
+ * Windows' last session after its restart area; once we have changed the
+ * records they describe, nothing in it may ever be replayed over them.
+ * So the whole journal file is filled with 0xff and written before the first
+ * change: both restart pages and every log page then read as "never
+ * used", which Windows (and ntfs-3g, chkdsk) treat as an empty journal
+ * and initialise afresh on their next mount.  A journal that is already
+ * all 0xff is left alone.
+ *
+ * Return: 0 or an error (the mount then stays read-only).
+ */
+int ntfs_logfile_reset(struct ntfs_sb *sbi)
+{
+	struct inode *log = ntfs_iget(sbi->sb, NTFS_LOGFILE_INO);
+	u64 size, pos;
+	u8 *buf;
+	int err;
+
+	if (IS_ERR(log))
+		return PTR_ERR(log);
+	size = NTFS_I(log)->stream.data_size;
+	buf = kvmalloc(NTFS_LOG_FILL_STEP, GFP_KERNEL);
+	err = buf ? 0 : -ENOMEM;
+	if (!err && (NTFS_I(log)->stream.resident ||
+		     ntfs_stream_check_meta(sbi, &NTFS_I(log)->stream)))
+		err = -EIO;
+	if (!err)
+		err = ntfs_logfile_is_empty(log, buf);
+	if (err == 0) {
+		memset(buf, 0xff, NTFS_LOG_FILL_STEP);
+		for (pos = 0; !err && pos < size; pos += NTFS_LOG_FILL_STEP) {
+			err = ntfs_walk_step();
+			if (!err)
+				err = ntfs_write_stream(log, pos, buf,
+							min_t(u64, NTFS_LOG_FILL_STEP, size - pos));
+		}
+		if (!err)
+			err = filemap_write_and_wait(log->i_mapping);
+	} else if (err == 1) {
+		err = 0;
+	}
+	kvfree(buf);
+	iput(log);
+	return err;
 }

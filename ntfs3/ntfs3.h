@@ -10,6 +10,7 @@
 #define _NTFS3_NTFS3_H
 
 #include <linux/fs.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/nls.h>
 #include <linux/rwsem.h>
@@ -18,6 +19,7 @@
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "ntfs.h"
@@ -154,6 +156,20 @@ struct ntfs_sb {
 	struct inode		*sds;
 	bool			sds_failed;
 	struct xarray		sds_map;
+
+	/* The write path (docs/design/ntfs3.md, "Writing"). */
+	struct inode		*mftmirr;	/* stream inode of $MFTMirr:$DATA */
+	struct inode		*mft_bitmap;	/* stream inode of $MFT:$BITMAP */
+	u32			mirror_records;	/* records $MFTMirr mirrors */
+	struct rw_semaphore	trans_rwsem;	/* read: a transaction */
+	struct mutex		mft_lock;	/* $MFT:$BITMAP, growing $MFT */
+	struct mutex		bitmap_lock;	/* $Bitmap */
+	u64			next_lcn;	/* where the allocator looks first */
+	u64			next_record;	/* likewise for MFT records */
+	bool			volume_dirtied;	/* the dirty flag is on disk */
+	bool			mirror_ok;	/* $MFTMirr matched at mount */
+	bool			shutdown;	/* FS_IOC_SHUTDOWN: refuse all */
+	struct delayed_work	meta_flush;	/* writes metadata streams */
 };
 
 static inline struct ntfs_sb *NTFS_SB(struct super_block *sb)
@@ -228,6 +244,10 @@ struct ntfs_stream {
  * @index_collation:	directories: collation rule of $I30
  * @lookup_hint:	directories: where the next name after the last one
  *			looked up is (see index.c)
+ * @ni_lock:		serialises changes to the file's records, attribute
+ *			list, sizes and index, and the copies above
+ * @index_gen:		directories: bumped by every index insert and delete
+ *			(readdir resumes by key when it changed)
  *
  * A directory's @stream is its $INDEX_ALLOCATION:$I30, so index blocks live
  * in the directory's own page cache.
@@ -251,6 +271,9 @@ struct ntfs_inode {
 	u32			index_block_size;
 	u32			index_collation;
 	atomic64_t		lookup_hint;
+
+	struct mutex		ni_lock;	/* see above */
+	u64			index_gen;
 };
 
 static inline struct ntfs_inode *NTFS_I(struct inode *inode)
@@ -285,6 +308,42 @@ struct ntfs_recset_pos {
 	struct ntfs_attr	*attr;
 };
 
+/*
+ * A transaction (trans.c): every change to metadata goes through one.
+ * Blocks it changes (MFT records, index blocks) are held as fixed-up
+ * copies with their pre-image and written into their stream's page cache
+ * only at commit; cluster and record bits taken are returned by abort,
+ * bits freed are released at commit.
+ */
+struct ntfs_tblock {
+	struct list_head	link;		/* in ntfs_trans.blocks */
+	struct inode		*inode;		/* stream inode holding the block */
+	u64			pos;		/* byte offset in that stream */
+	u64			nr;		/* record number, or index block VCN */
+	u32			size;
+	u32			magic;		/* NTFS_MAGIC_FILE, NTFS_MAGIC_INDX */
+	void			*buf;		/* the block, fixups removed */
+	void			*pre;		/* as it was, NULL for a new block */
+};
+
+/* A run of bits taken or given back inside a transaction. */
+struct ntfs_bits {
+	u64			start;
+	u64			len;
+	bool			mft;		/* $MFT:$BITMAP, else $Bitmap */
+	bool			freed;		/* applied at commit; else taken */
+};
+
+struct ntfs_trans {
+	struct ntfs_sb		*sbi;
+	struct list_head	blocks;
+	struct ntfs_bits	*bits;
+	unsigned int		nr_bits;
+	unsigned int		cap_bits;
+	unsigned int		nofs;		/* memalloc_nofs_save() cookie */
+	bool			active;
+};
+
 /* error.c */
 __printf(3, 4) int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const char *fmt, ...);
 
@@ -292,6 +351,7 @@ __printf(3, 4) int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const ch
 struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int window);
 int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
+int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len);
 
 /* name.c */
 int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
@@ -316,6 +376,7 @@ struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev,
 				 const char **why);
 void *ntfs_attr_value(const struct ntfs_attr *a, u32 min_len);
 bool ntfs_attr_name_is(const struct ntfs_attr *a, const __le16 *name, u8 len);
+void ntfs_unfixup(void *buf, u32 size);
 
 /* compress.c */
 int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio);
@@ -336,10 +397,42 @@ int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a
 extern const struct iomap_ops ntfs_iomap_ops;
 extern const struct address_space_operations ntfs_aops;
 
+/* trans.c */
+int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t);
+struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr);
+struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
+void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create);
+int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
+int ntfs_trans_commit(struct ntfs_trans *t);
+void ntfs_trans_abort(struct ntfs_trans *t);
+int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear);
+int ntfs_volume_mark_dirty(struct ntfs_sb *sbi);
+
+/* balloc.c */
+int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_run *got);
+int ntfs_free_clusters(struct ntfs_trans *t, u64 lcn, u64 len);
+int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
+int ntfs_free_record(struct ntfs_trans *t, u64 nr);
+void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
+s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
+
 /* attrib.c */
 int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs);
 void ntfs_recset_free(struct ntfs_recset *rs);
 struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_recset_pos *pos);
+
+/* attrib.c: changing attributes (under ni_lock, inside a transaction) */
+struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name_len);
+struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
+				  const __le16 *name, u8 name_len, bool nonres, u32 body_len);
+void ntfs_rec_remove(void *rec, struct ntfs_attr *a);
+int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, u32 len);
+int ntfs_stream_write_resident(struct ntfs_trans *t, struct inode *inode, u64 pos,
+			       const void *buf, u32 len);
+int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode);
+int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);
+int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size);
+int ntfs_stream_set_valid(struct ntfs_trans *t, struct inode *inode, u64 valid);
 
 /* index.c */
 
@@ -379,6 +472,13 @@ void ntfs_index_cursor_init(struct ntfs_index_cursor *c);
 void ntfs_index_cursor_reset(struct ntfs_index_cursor *c);
 const struct ntfs_index_entry *ntfs_index_cursor_next(struct ntfs_inode *ni,
 						      struct ntfs_index_cursor *c);
+int ntfs_index_insert(struct ntfs_trans *t, struct inode *dir,
+		      const struct ntfs_file_name *fn, u64 ref);
+int ntfs_index_delete(struct ntfs_trans *t, struct inode *dir,
+		      const struct ntfs_file_name *fn, u64 ref);
+int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
+		      const struct ntfs_file_name *fn, u64 ref);
+int ntfs_index_is_empty(struct inode *dir);
 
 /* inode.c */
 struct timespec64 ntfs_time(__le64 t);
@@ -419,11 +519,9 @@ extern const struct dentry_operations ntfs_nocase_dops;
 extern const struct export_operations ntfs_export_ops;
 struct inode *ntfs_iget(struct super_block *sb, u64 nr);
 
-/* balloc.c */
-s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
-
 /* journal.c */
 bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi);
+int ntfs_logfile_reset(struct ntfs_sb *sbi);
 
 /* super.c: the top; nothing is called from below. */
 

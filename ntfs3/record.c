@@ -45,6 +45,35 @@ int ntfs_fixup(void *buf, u32 size, u32 magic)
 	return 0;
 }
 
+/**
+ * ntfs_unfixup() - Apply the update sequence to a block before it is written
+ * @buf:	the block, fixups removed (as ntfs_fixup() left it); its update
+ *		sequence array was checked then
+ * @size:	its size in bytes, a multiple of 512
+ *
+ * The sequence number advances (skipping 0 and 0xffff, which readers may
+ * take for "never written"), each stride's last two bytes are saved in
+ * the array and replaced by the number, so that a write torn between
+ * sectors is detected when the block is read.
+ */
+void ntfs_unfixup(void *buf, u32 size)
+{
+	struct ntfs_usa_header *h = buf;
+	__le16 *usa = buf + le16_to_cpu(h->usa_offset);
+	u16 usn = le16_to_cpu(usa[0]) + 1;
+	u32 i;
+
+	if (!usn || usn == 0xffff)
+		usn = 1;
+	usa[0] = cpu_to_le16(usn);
+	for (i = 1; i <= size / NTFS_USA_STRIDE; i++) {
+		__le16 *tail = buf + i * NTFS_USA_STRIDE - 2;
+
+		usa[i] = *tail;
+		*tail = usa[0];
+	}
+}
+
 /* Checks of the record header that every later offset relies on. */
 int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r)
 {

@@ -316,8 +316,11 @@ out:
 	return err;
 }
 
-/* $MFTMirr must hold the first records of $MFT; a mismatch is only reported. */
-static void ntfs_check_mftmirr(struct super_block *sb, struct ntfs_sb *sbi)
+/*
+ * $MFTMirr must hold the first records of $MFT.  A mismatch is reported;
+ * it keeps the volume from being mounted read-write.
+ */
+static bool ntfs_check_mftmirr(struct super_block *sb, struct ntfs_sb *sbi)
 {
 	u32 n = min_t(u32, 4, sbi->mft_records), i;
 	void *a = kmalloc(sbi->record_size, GFP_KERNEL);
@@ -347,6 +350,7 @@ out:
 	iput(mirr);
 	kfree(a);
 	kfree(b);
+	return same && a && b;
 }
 
 /* ---- system files ----------------------------------------------------- */
@@ -504,12 +508,147 @@ static bool ntfs_hibernated(struct super_block *sb, struct ntfs_sb *sbi, struct 
 
 static void ntfs_check_clean(struct super_block *sb, struct ntfs_sb *sbi, struct inode *root)
 {
-	if (!sbi->ro_reason && (sbi->vol_flags & NTFS_VOLUME_DIRTY))
-		sbi->ro_reason = "the volume is marked dirty (run chkdsk)";
+	/* force overrides a dirty flag, never hibernation or a journal to replay. */
+	if (!sbi->ro_reason && (sbi->vol_flags & NTFS_VOLUME_DIRTY) && !sbi->opt.force)
+		sbi->ro_reason = "the volume is marked dirty (run chkdsk, or mount with force)";
 	if (!sbi->ro_reason && ntfs_hibernated(sb, sbi, root))
 		sbi->ro_reason = "Windows is hibernated on it (or Fast Startup is on)";
 	if (!sbi->ro_reason && !ntfs_logfile_clean(sb, sbi))
 		sbi->ro_reason = "the journal is not clean (replay is not implemented yet)";
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* A stream inode of a system file's attribute, numbered after its record. */
+static struct inode *ntfs_meta_stream(struct super_block *sb, u64 nr, u32 type)
+{
+	struct inode *inode = ntfs_stream_iget(sb, nr, type, NULL, 0);
+
+	if (IS_ERR(inode))
+		return NULL;
+	inode->i_ino = nr;
+	if (NTFS_I(inode)->stream.resident ||
+	    ntfs_stream_check_meta(NTFS_SB(sb), &NTFS_I(inode)->stream)) {
+		iput(inode);
+		return NULL;
+	}
+	return inode;
+}
+
+/* $Bitmap, also for read-only mounts (statfs counts its free clusters). */
+static void ntfs_load_bitmap(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	sbi->bitmap = ntfs_meta_stream(sb, NTFS_BITMAP_INO, NTFS_AT_DATA);
+	if (sbi->bitmap &&
+	    NTFS_I(sbi->bitmap)->stream.data_size < DIV_ROUND_UP(sbi->total_clusters, 8)) {
+		iput(sbi->bitmap);
+		sbi->bitmap = NULL;
+	}
+}
+
+/* Refuse to make a volume writable; returns -EINVAL. */
+static int ntfs_refuse_rw(struct super_block *sb, const char *why)
+{
+	pr_err("ntfs3 (%s): cannot mount read-write: %s (a read-only mount works)\n",
+	       sb->s_id, why);
+	return -EINVAL;
+}
+
+/*
+ * Load what writing needs and check the metafiles it changes; then empty
+ * the journal (journal.c says why).  The dirty flag is set by the first
+ * transaction.
+ */
+static int ntfs_make_writable(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	if (!sbi->mirror_ok)
+		return ntfs_refuse_rw(sb, "$MFTMirr does not match $MFT (run chkdsk)");
+	if (!sbi->bitmap)
+		return ntfs_refuse_rw(sb, "$Bitmap is damaged or shorter than the volume");
+	if (!sbi->mftmirr)
+		sbi->mftmirr = ntfs_meta_stream(sb, NTFS_MFTMIRR_INO, NTFS_AT_DATA);
+	if (!sbi->mft_bitmap)
+		sbi->mft_bitmap = ntfs_meta_stream(sb, NTFS_MFT_INO, NTFS_AT_BITMAP);
+	if (!sbi->mftmirr || !sbi->mft_bitmap)
+		return ntfs_refuse_rw(sb, "$MFTMirr or $MFT:$BITMAP is damaged");
+	if (NTFS_I(sbi->mft_bitmap)->stream.data_size * 8 < sbi->mft_records)
+		return ntfs_refuse_rw(sb, "$MFT:$BITMAP is shorter than $MFT");
+	sbi->mirror_records = min_t(u64, NTFS_I(sbi->mftmirr)->stream.data_size >>
+				    sbi->record_bits, sbi->mft_records);
+	if (sbi->mirror_records < 4)
+		return ntfs_refuse_rw(sb, "$MFTMirr holds fewer than 4 records");
+	if (ntfs_count_free_clusters(sbi) < 0)
+		return ntfs_refuse_rw(sb, "$Bitmap cannot be read");
+	if (ntfs_logfile_reset(sbi))
+		return ntfs_refuse_rw(sb, "the journal cannot be emptied");
+	sbi->volume_dirtied = false;
+	return 0;
+}
+
+/* Start writing every dirty metadata stream; with @wait, wait for it. */
+static int ntfs_flush_meta(struct ntfs_sb *sbi, bool wait)
+{
+	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap };
+	int err = 0, e;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(streams); i++) {
+		if (!streams[i])
+			continue;
+		e = wait ? filemap_write_and_wait(streams[i]->i_mapping) :
+			   filemap_fdatawrite(streams[i]->i_mapping);
+		err = err ? err : e;
+	}
+	return err;
+}
+
+static void ntfs_meta_flush_work(struct work_struct *work)
+{
+	struct ntfs_sb *sbi = container_of(to_delayed_work(work), struct ntfs_sb, meta_flush);
+
+	ntfs_flush_meta(sbi, false);
+}
+
+/*
+ * Bring the volume to a clean state on disk: no transaction in flight,
+ * every metadata stream written, then the dirty flag cleared.  Files'
+ * data and directories were written by sync_filesystem() before.
+ */
+static int ntfs_write_clean(struct ntfs_sb *sbi)
+{
+	int err;
+
+	down_write(&sbi->trans_rwsem);
+	cancel_delayed_work_sync(&sbi->meta_flush);
+	err = ntfs_flush_meta(sbi, true);
+	if (!err)
+		err = sync_blockdev(sbi->sb->s_bdev);
+	if (!err && sbi->volume_dirtied) {
+		err = ntfs_volume_set_flags(sbi, 0, NTFS_VOLUME_DIRTY);
+		if (!err)
+			sbi->volume_dirtied = false;
+	}
+	up_write(&sbi->trans_rwsem);
+	if (err)
+		pr_err("ntfs3 (%s): the volume could not be left clean (%d): run chkdsk\n",
+		       sbi->sb->s_id, err);
+	return err;
+}
+
+static int ntfs_sync_fs(struct super_block *sb, int wait)
+{
+	return sb_rdonly(sb) ? 0 : ntfs_flush_meta(NTFS_SB(sb), wait);
+}
+
+/* A frozen volume is clean on disk, like after an unmount. */
+static int ntfs_freeze_fs(struct super_block *sb)
+{
+	return ntfs_write_clean(NTFS_SB(sb));
+}
+
+static int ntfs_unfreeze_fs(struct super_block *sb)
+{
+	return 0;
 }
 
 /* ---- super operations -------------------------------------------------- */
@@ -575,6 +714,9 @@ static const struct super_operations ntfs_sops = {
 	.evict_inode	= ntfs_evict_inode,
 	.statfs		= ntfs_statfs,
 	.show_options	= ntfs_show_options,
+	.sync_fs	= ntfs_sync_fs,
+	.freeze_fs	= ntfs_freeze_fs,
+	.unfreeze_fs	= ntfs_unfreeze_fs,
 };
 
 /* ---- mount ------------------------------------------------------------- */
@@ -594,6 +736,7 @@ static int ntfs_setup_blocksize(struct super_block *sb, struct ntfs_sb *sbi)
 static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
 	struct ntfs_sb *sbi = sb->s_fs_info;
+	bool want_rw = !(sb->s_flags & SB_RDONLY);
 	struct inode *root;
 	int err;
 
@@ -627,8 +770,9 @@ static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		err = ntfs_load_upcase(sb, sbi);
 	if (err)
 		return err;
-	ntfs_check_mftmirr(sb, sbi);
+	sbi->mirror_ok = ntfs_check_mftmirr(sb, sbi);
 	ntfs_load_attrdef(sb, sbi);
+	ntfs_load_bitmap(sb, sbi);
 
 	root = ntfs_iget(sb, NTFS_ROOT_INO);
 	if (IS_ERR(root)) {
@@ -642,9 +786,17 @@ static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	ntfs_check_clean(sb, sbi, root);
 	if (sbi->ro_reason)
 		pr_warn("ntfs3 (%s): mounted read-only: %s\n", sb->s_id, sbi->ro_reason);
+	else if (want_rw)
+		err = ntfs_make_writable(sb, sbi);
+	if (err) {
+		iput(root);
+		return err;
+	}
 	sb->s_root = d_make_root(root);
 	if (!sb->s_root)
 		return -ENOMEM;
+	if (want_rw && !sbi->ro_reason)
+		sb->s_flags &= ~SB_RDONLY;
 	return 0;
 }
 
@@ -655,8 +807,19 @@ static int ntfs_get_tree(struct fs_context *fc)
 
 static int ntfs_reconfigure(struct fs_context *fc)
 {
-	if (!(fc->sb_flags & SB_RDONLY))
-		return invalfc(fc, "writing is not supported yet: mount read-only");
+	struct super_block *sb = fc->root->d_sb;
+	struct ntfs_sb *sbi = NTFS_SB(sb);
+	bool to_rw = !(fc->sb_flags & SB_RDONLY);
+
+	if (to_rw && sb_rdonly(sb)) {
+		if (sbi->ro_reason)
+			return invalfc(fc, "read-only: %s", sbi->ro_reason);
+		return ntfs_make_writable(sb, sbi);
+	}
+	if (!to_rw && !sb_rdonly(sb)) {
+		sync_filesystem(sb);
+		return ntfs_write_clean(sbi);
+	}
 	return 0;
 }
 
@@ -695,6 +858,10 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	if (!sbi)
 		return -ENOMEM;
 	mutex_init(&sbi->sds_lock);
+	mutex_init(&sbi->mft_lock);
+	mutex_init(&sbi->bitmap_lock);
+	init_rwsem(&sbi->trans_rwsem);
+	INIT_DELAYED_WORK(&sbi->meta_flush, ntfs_meta_flush_work);
 	spin_lock_init(&sbi->iblock_lock);
 	xa_init(&sbi->sds_map);
 	sbi->opt.uid = current_fsuid();
@@ -711,13 +878,25 @@ static void ntfs_kill_sb(struct super_block *sb)
 {
 	struct ntfs_sb *sbi = sb->s_fs_info;
 
-	/* Stream inodes are unhashed: the last iput evicts them at once. */
+	/*
+	 * A writable volume is written and left clean first, while the stream
+	 * inodes still exist; they are unhashed, so the last iput evicts them.
+	 */
+	if (sbi && sb->s_root && !sb_rdonly(sb)) {
+		sync_filesystem(sb);
+		ntfs_write_clean(sbi);
+	}
 	if (sbi) {
+		cancel_delayed_work_sync(&sbi->meta_flush);
 		iput(sbi->sds);
-		sbi->sds = NULL;
 		iput(sbi->bitmap);
+		iput(sbi->mft_bitmap);
+		iput(sbi->mftmirr);
 		iput(sbi->mft);
+		sbi->sds = NULL;
 		sbi->bitmap = NULL;
+		sbi->mft_bitmap = NULL;
+		sbi->mftmirr = NULL;
 		sbi->mft = NULL;
 	}
 	kill_block_super(sb);

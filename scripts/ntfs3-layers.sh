@@ -25,13 +25,15 @@ set -eu
 error io name runlist lznt1
 record compress
 stream data
+trans
+balloc
 attrib index
 inode
 xattr
 file reparse
 dir
 namei
-balloc journal
+journal
 super
 }"
 

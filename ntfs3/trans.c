@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transactions: the one way metadata changes.  A transaction holds the
+ * blocks it changes (MFT records, index blocks) as fixed-up copies and
+ * writes them into their streams' page caches only at commit, together
+ * with $MFTMirr; cluster and record bits it takes are given back by abort,
+ * bits it frees are released at commit (docs/design/ntfs3.md, "Writing").
+ * Journaling, when it comes, goes into ntfs_trans_commit() alone.
+ */
+
+#include <linux/list_sort.h>
+#include <linux/overflow.h>
+#include <linux/pagemap.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/unaligned.h>
+
+#include "ntfs3.h"
+
+/**
+ * ntfs_trans_begin() - Start a transaction
+ * @sbi:	the volume
+ * @t:		the transaction, on the caller's stack
+ *
+ * Takes @sbi->trans_rwsem for read (freeze, remount-ro and unmount take
+ * it for write to wait for every transaction) and enters a NOFS
+ * allocation scope: nothing allocated under a transaction may recurse into
+ * the file system.  The first transaction of a mount puts the dirty flag
+ * on the volume, on disk, before anything else changes.
+ *
+ * Return: 0; -EROFS on a read-only or shut-down volume; the error of
+ * writing the dirty flag.
+ */
+int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t)
+{
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->sbi = sbi;
+	INIT_LIST_HEAD(&t->blocks);
+	if (sb_rdonly(sbi->sb) || READ_ONCE(sbi->shutdown))
+		return -EROFS;
+	down_read(&sbi->trans_rwsem);
+	t->nofs = memalloc_nofs_save();
+	t->active = true;
+	if (!READ_ONCE(sbi->volume_dirtied)) {
+		err = ntfs_volume_mark_dirty(sbi);
+		if (err) {
+			ntfs_trans_abort(t);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static struct ntfs_tblock *ntfs_trans_find(struct ntfs_trans *t, struct inode *inode, u64 pos)
+{
+	struct ntfs_tblock *b;
+
+	list_for_each_entry(b, &t->blocks, link)
+		if (b->inode == inode && b->pos == pos)
+			return b;
+	return NULL;
+}
+
+static struct ntfs_tblock *ntfs_tblock_alloc(struct ntfs_trans *t, struct inode *inode,
+					     u64 pos, u32 size)
+{
+	struct ntfs_tblock *b = kzalloc(sizeof(*b), GFP_NOFS);
+
+	if (!b)
+		return NULL;
+	b->buf = kmalloc(size, GFP_NOFS);
+	if (!b->buf) {
+		kfree(b);
+		return NULL;
+	}
+	b->inode = inode;
+	b->pos = pos;
+	b->size = size;
+	return b;
+}
+
+static void ntfs_tblock_free(struct ntfs_tblock *b)
+{
+	kfree(b->buf);
+	kfree(b->pre);
+	kfree(b);
+}
+
+/* Keep the pre-image of a block read from disk; a new block has none. */
+static int ntfs_tblock_keep_pre(struct ntfs_tblock *b)
+{
+	b->pre = kmemdup(b->buf, b->size, GFP_NOFS);
+	return b->pre ? 0 : -ENOMEM;
+}
+
+/**
+ * ntfs_trans_record() - An MFT record, to be changed in a transaction
+ * @t:		the transaction
+ * @nr:		record number
+ *
+ * The first call reads and checks the record; later calls for the same
+ * record return the same copy.  The copy is written back at commit.
+ *
+ * Return: the record with its fixups removed, or an ERR_PTR().
+ */
+struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 pos = nr << sbi->record_bits;
+	struct ntfs_tblock *b = ntfs_trans_find(t, sbi->mft, pos);
+	int err;
+
+	if (b)
+		return b->buf;
+	b = ntfs_tblock_alloc(t, sbi->mft, pos, sbi->record_size);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	b->nr = nr;
+	b->magic = NTFS_MAGIC_FILE;
+	err = ntfs_read_record(sbi, nr, b->buf);
+	if (!err)
+		err = ntfs_tblock_keep_pre(b);
+	if (err) {
+		ntfs_tblock_free(b);
+		return ERR_PTR(err);
+	}
+	list_add_tail(&b->link, &t->blocks);
+	return b->buf;
+}
+
+/*
+ * The update sequence number to continue from: the one of the block on
+ * disk when it is intact, so that a torn write of the new block can never
+ * look whole with the old number.
+ */
+static u16 ntfs_old_usn(const void *old, u32 size, u32 magic)
+{
+	const struct ntfs_usa_header *h = old;
+	u32 ofs = le16_to_cpu(h->usa_offset);
+
+	if (le32_to_cpu(h->magic) != magic || ofs + 2 > size)
+		return 0;
+	return get_unaligned_le16(old + ofs);
+}
+
+/* Set up the update sequence array of a new block starting at @usa_ofs. */
+static u32 ntfs_init_usa(void *buf, u32 size, u32 magic, u32 usa_ofs, u16 usn)
+{
+	struct ntfs_usa_header *h = buf;
+	u32 count = size / NTFS_USA_STRIDE + 1;
+
+	h->magic = cpu_to_le32(magic);
+	h->usa_offset = cpu_to_le16(usa_ofs);
+	h->usa_count = cpu_to_le16(count);
+	put_unaligned_le16(usn, buf + usa_ofs);
+	return ALIGN(usa_ofs + 2 * count, 8);
+}
+
+/**
+ * ntfs_trans_new_record() - Format a just-allocated MFT record
+ * @t:		the transaction
+ * @nr:		record number, taken from $MFT:$BITMAP by ntfs_alloc_record()
+ *
+ * The record gets the sequence number the old one left (advanced when it
+ * was freed; 0 becomes 1), the in-use flag, no attributes and no links.
+ *
+ * Return: the record with its fixups removed, or an ERR_PTR().
+ */
+struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u32 size = sbi->record_size;
+	struct ntfs_tblock *b;
+	struct ntfs_record *r;
+	u16 seq = 1, usn;
+	u32 first;
+	int err;
+
+	if (nr >= sbi->mft_records || ntfs_trans_find(t, sbi->mft, nr << sbi->record_bits))
+		return ERR_PTR(-EIO);
+	b = ntfs_tblock_alloc(t, sbi->mft, nr << sbi->record_bits, size);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	b->nr = nr;
+	b->magic = NTFS_MAGIC_FILE;
+	err = ntfs_read_stream(sbi->mft, b->pos, b->buf, size);
+	if (err) {
+		ntfs_tblock_free(b);
+		return ERR_PTR(err);
+	}
+	usn = ntfs_old_usn(b->buf, size, NTFS_MAGIC_FILE) + 1;
+	r = b->buf;
+	if (!ntfs_fixup(b->buf, size, NTFS_MAGIC_FILE) && le16_to_cpu(r->sequence))
+		seq = le16_to_cpu(r->sequence);
+	memset(b->buf, 0, size);
+	first = ntfs_init_usa(b->buf, size, NTFS_MAGIC_FILE, sizeof(*r), usn ? usn : 1);
+	r->sequence = cpu_to_le16(seq);
+	r->attrs_offset = cpu_to_le16(first);
+	r->flags = cpu_to_le16(NTFS_RECORD_IN_USE);
+	r->bytes_in_use = cpu_to_le32(first + 8);
+	r->bytes_allocated = cpu_to_le32(size);
+	r->record_number = cpu_to_le32(lower_32_bits(nr));
+	*(__le32 *)((u8 *)r + first) = cpu_to_le32(NTFS_AT_END);
+	list_add_tail(&b->link, &t->blocks);
+	return r;
+}
+
+/* Byte offset of index block @vcn of a directory; see ntfs_iblock_pos(). */
+static int ntfs_trans_iblock_pos(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64 vcn,
+				 u64 *pos)
+{
+	u32 bs = ni->index_block_size;
+	u8 shift = bs >= sbi->cluster_size ? sbi->cluster_bits : 9;
+
+	if (!bs || check_shl_overflow(vcn, shift, pos) || *pos > ni->stream.data_size ||
+	    ni->stream.data_size - *pos < bs)
+		return -EIO;
+	return 0;
+}
+
+static void ntfs_init_iblock(struct ntfs_tblock *b, u64 vcn, u16 usn)
+{
+	struct ntfs_index_block *ib = b->buf;
+	u32 first;
+
+	memset(b->buf, 0, b->size);
+	first = ntfs_init_usa(b->buf, b->size, NTFS_MAGIC_INDX, sizeof(*ib), usn ? usn : 1);
+	ib->vcn = cpu_to_le64(vcn);
+	ib->hdr.entries_offset = cpu_to_le32(first - offsetof(struct ntfs_index_block, hdr));
+	ib->hdr.index_length = ib->hdr.entries_offset;
+	ib->hdr.allocated_size = cpu_to_le32(b->size - offsetof(struct ntfs_index_block, hdr));
+}
+
+/* Read block @b of a directory's index for a change and check it. */
+static int ntfs_trans_read_iblock(struct ntfs_sb *sbi, struct ntfs_inode *ni,
+				  struct ntfs_tblock *b, u64 vcn)
+{
+	const struct ntfs_index_block *ib = b->buf;
+	int err = ntfs_read_stream(&ni->vfs_inode, b->pos, b->buf, b->size);
+
+	if (err)
+		return err;
+	if (ntfs_fixup(b->buf, b->size, NTFS_MAGIC_INDX) || le64_to_cpu(ib->vcn) != vcn)
+		return ntfs_err_ratelimited(sbi->sb, ni->record,
+					    "$I30 index: block %llu is damaged", vcn);
+	return ntfs_tblock_keep_pre(b);
+}
+
+/**
+ * ntfs_trans_iblock() - An index block of a directory, to be changed
+ * @t:		the transaction
+ * @dir:	the directory (its stream is $INDEX_ALLOCATION:$I30)
+ * @vcn:	the block's VCN, inside the allocation
+ * @create:	format a new empty block (header and update sequence set, no
+ *		entries, not even the end entry) instead of reading it
+ *
+ * Return: the block with its fixups removed, or an ERR_PTR().
+ */
+void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_inode *ni = NTFS_I(dir);
+	struct ntfs_tblock *b;
+	u64 pos;
+	int err;
+
+	if (ntfs_trans_iblock_pos(sbi, ni, vcn, &pos))
+		return ERR_PTR(ntfs_err_ratelimited(dir->i_sb, ni->record,
+						    "$I30 index: block %llu outside the allocation",
+						    vcn));
+	b = ntfs_trans_find(t, dir, pos);
+	if (b && create)
+		ntfs_init_iblock(b, vcn, ntfs_old_usn(b->buf, b->size, NTFS_MAGIC_INDX) + 1);
+	if (b)
+		return b->buf;
+	b = ntfs_tblock_alloc(t, dir, pos, ni->index_block_size);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	b->nr = vcn;
+	b->magic = NTFS_MAGIC_INDX;
+	if (create) {
+		/* Whatever the disk holds there is garbage; its USN is a hint only. */
+		err = ntfs_read_stream(dir, pos, b->buf, b->size);
+		if (!err)
+			ntfs_init_iblock(b, vcn,
+					 ntfs_old_usn(b->buf, b->size, NTFS_MAGIC_INDX) + 1);
+	} else {
+		err = ntfs_trans_read_iblock(sbi, ni, b, vcn);
+	}
+	if (err) {
+		ntfs_tblock_free(b);
+		return ERR_PTR(err);
+	}
+	list_add_tail(&b->link, &t->blocks);
+	return b->buf;
+}
+
+/**
+ * ntfs_trans_note_bits() - Record bits taken or to be freed
+ * @t:		the transaction
+ * @mft:	$MFT:$BITMAP (records) rather than $Bitmap (clusters)
+ * @freed:	the bits are to be cleared at commit; else they were set now
+ *		and abort clears them
+ * @start:	first bit
+ * @len:	number of bits
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len)
+{
+	struct ntfs_bits *b;
+
+	if (t->nr_bits == t->cap_bits) {
+		unsigned int cap = t->cap_bits ? 2 * t->cap_bits : 8;
+
+		b = krealloc_array(t->bits, cap, sizeof(*b), GFP_NOFS);
+		if (!b)
+			return -ENOMEM;
+		t->bits = b;
+		t->cap_bits = cap;
+	}
+	b = &t->bits[t->nr_bits++];
+	b->start = start;
+	b->len = len;
+	b->mft = mft;
+	b->freed = freed;
+	return 0;
+}
+
+static int ntfs_tblock_cmp(void *priv, const struct list_head *a, const struct list_head *b)
+{
+	const struct ntfs_tblock *x = list_entry(a, struct ntfs_tblock, link);
+	const struct ntfs_tblock *y = list_entry(b, struct ntfs_tblock, link);
+
+	if (x->inode != y->inode)
+		return x->inode->i_ino < y->inode->i_ino ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Write one block back, update sequence applied, and its mirror copy. */
+static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b, void *tmp)
+{
+	int err;
+
+	memcpy(tmp, b->buf, b->size);
+	ntfs_unfixup(tmp, b->size);
+	err = ntfs_write_stream(b->inode, b->pos, tmp, b->size);
+	if (!err && b->inode == sbi->mft && b->nr < sbi->mirror_records && sbi->mftmirr)
+		err = ntfs_write_stream(sbi->mftmirr, b->pos, tmp, b->size);
+	return err;
+}
+
+static void ntfs_trans_end(struct ntfs_trans *t)
+{
+	struct ntfs_tblock *b, *n;
+
+	list_for_each_entry_safe(b, n, &t->blocks, link) {
+		list_del(&b->link);
+		ntfs_tblock_free(b);
+	}
+	kfree(t->bits);
+	t->bits = NULL;
+	t->nr_bits = 0;
+	t->cap_bits = 0;
+	memalloc_nofs_restore(t->nofs);
+	up_read(&t->sbi->trans_rwsem);
+	t->active = false;
+}
+
+/**
+ * ntfs_trans_commit() - Write a transaction's changes and end it
+ * @t:		the transaction
+ *
+ * Blocks go into their page caches in ascending order, each MFT record
+ * that $MFTMirr mirrors into it too; then the bits freed are released.
+ * The page caches are written by writeback (the metadata flusher, sync).
+ *
+ * Return: 0, or the error of the page cache (the volume is then marked
+ * for chkdsk: part of the change may be in memory).
+ */
+int ntfs_trans_commit(struct ntfs_trans *t)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_tblock *b;
+	void *tmp = NULL;
+	unsigned int i;
+	int err = 0;
+
+	list_sort(NULL, &t->blocks, ntfs_tblock_cmp);
+	list_for_each_entry(b, &t->blocks, link) {
+		if (!tmp)
+			tmp = kmalloc(max_t(u32, b->size, sbi->record_size), GFP_NOFS);
+		if (!tmp || b->size > max_t(u32, PAGE_SIZE, sbi->record_size)) {
+			err = -ENOMEM;
+			break;
+		}
+		err = ntfs_tblock_write(sbi, b, tmp);
+		if (err)
+			break;
+	}
+	kfree(tmp);
+	for (i = 0; i < t->nr_bits; i++)
+		if (t->bits[i].freed && !err)
+			ntfs_bits_apply(sbi, &t->bits[i], false);
+	if (err)
+		ntfs_err_ratelimited(sbi->sb, 0, "writing a change failed (%d): run chkdsk", err);
+	ntfs_trans_end(t);
+	schedule_delayed_work(&sbi->meta_flush, 5 * HZ);
+	return err;
+}
+
+/**
+ * ntfs_trans_abort() - Drop a transaction's changes and end it
+ * @t:		the transaction
+ *
+ * Nothing was written: the blocks are dropped and the bits taken are
+ * given back.  In-memory copies the caller changed are its to restore.
+ */
+void ntfs_trans_abort(struct ntfs_trans *t)
+{
+	unsigned int i;
+
+	if (!t->active)
+		return;
+	for (i = t->nr_bits; i-- > 0;)
+		if (!t->bits[i].freed)
+			ntfs_bits_apply(t->sbi, &t->bits[i], false);
+	ntfs_trans_end(t);
+}
+
+/* ---- the volume's dirty flag ------------------------------------------- */
+
+/* The $VOLUME_INFORMATION of record 3, in @rec (fixed up). */
+static struct ntfs_volume_info *ntfs_find_volume_info(void *rec)
+{
+	struct ntfs_attr *a = NULL;
+
+	while ((a = ntfs_next_attr(rec, a, NULL)) && !IS_ERR(a))
+		if (le32_to_cpu(a->type) == NTFS_AT_VOLUME_INFO)
+			return ntfs_attr_value(a, sizeof(struct ntfs_volume_info));
+	return NULL;
+}
+
+/**
+ * ntfs_volume_set_flags() - Change the $Volume flags and write them now
+ * @sbi:	the volume
+ * @set:	NTFS_VOLUME_* flags to set
+ * @clear:	flags to clear
+ *
+ * Written synchronously (record 3 and its $MFTMirr copy): the dirty flag
+ * must be on the disk before any other change, and off only after all.
+ *
+ * Return: 0 or an error.
+ */
+int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear)
+{
+	u64 pos = (u64)NTFS_VOLUME_INO << sbi->record_bits;
+	struct ntfs_volume_info *vi;
+	void *rec;
+	int err;
+
+	rec = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!rec)
+		return -ENOMEM;
+	err = ntfs_read_record(sbi, NTFS_VOLUME_INO, rec);
+	vi = err ? NULL : ntfs_find_volume_info(rec);
+	if (!err && !vi)
+		err = ntfs_err_ratelimited(sbi->sb, NTFS_VOLUME_INO,
+					   "no $VOLUME_INFORMATION to keep the flags in");
+	if (!err) {
+		sbi->vol_flags = (sbi->vol_flags | set) & ~clear;
+		vi->flags = cpu_to_le16(sbi->vol_flags);
+		ntfs_unfixup(rec, sbi->record_size);
+		err = ntfs_write_stream(sbi->mft, pos, rec, sbi->record_size);
+	}
+	if (!err && sbi->mftmirr && NTFS_VOLUME_INO < sbi->mirror_records)
+		err = ntfs_write_stream(sbi->mftmirr, pos, rec, sbi->record_size);
+	kfree(rec);
+	if (!err)
+		err = filemap_write_and_wait_range(sbi->mft->i_mapping, pos,
+						   pos + sbi->record_size - 1);
+	if (!err && sbi->mftmirr)
+		err = filemap_write_and_wait_range(sbi->mftmirr->i_mapping, pos,
+						   pos + sbi->record_size - 1);
+	return err;
+}
+
+/**
+ * ntfs_volume_mark_dirty() - Put the dirty flag on the volume, once a mount
+ * @sbi:	the volume
+ *
+ * Return: 0 or the error of writing it.
+ */
+int ntfs_volume_mark_dirty(struct ntfs_sb *sbi)
+{
+	int err = 0;
+
+	mutex_lock(&sbi->mft_lock);
+	if (!sbi->volume_dirtied) {
+		err = ntfs_volume_set_flags(sbi, NTFS_VOLUME_DIRTY, 0);
+		if (!err)
+			WRITE_ONCE(sbi->volume_dirtied, true);
+	}
+	mutex_unlock(&sbi->mft_lock);
+	return err;
+}

@@ -32,6 +32,15 @@ struct timespec64 ntfs_time(__le64 t)
 	return ts;
 }
 
+/**
+ * ntfs_time_to_disk() - Convert a timespec to an NTFS time
+ * @ts:	the time
+ */
+__le64 ntfs_time_to_disk(struct timespec64 ts)
+{
+	return cpu_to_le64((ts.tv_sec + NTFS_TIME_OFFSET) * 10000000LL + ts.tv_nsec / 100);
+}
+
 struct inode *ntfs_alloc_inode(struct super_block *sb)
 {
 	struct ntfs_inode *ni = alloc_inode_sb(sb, ntfs_inode_cachep, GFP_NOFS);
@@ -69,11 +78,90 @@ void ntfs_free_inode(struct inode *inode)
 	kmem_cache_free(ntfs_inode_cachep, ni);
 }
 
+/* Give back the clusters of one non-resident attribute extent. */
+static int ntfs_free_extent_clusters(struct ntfs_trans *t, const struct ntfs_attr *a)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u32 mp = le16_to_cpu(a->nr.mp_offset);
+	struct ntfs_run *runs = NULL;
+	unsigned int nr = 0, cap = 0, i;
+	const char *why;
+	int err;
+
+	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
+			       le64_to_cpu(a->nr.lowest_vcn), le64_to_cpu(a->nr.highest_vcn),
+			       sbi->total_clusters, &runs, &nr, &cap, &why);
+	for (i = 0; !err && i < nr; i++)
+		if (runs[i].lcn != NTFS_LCN_HOLE)
+			err = ntfs_free_clusters(t, runs[i].lcn, runs[i].len);
+	kvfree(runs);
+	return err;
+}
+
+/* Mark each record of a deleted file free, its sequence number advanced. */
+static int ntfs_free_records(struct ntfs_trans *t, const struct ntfs_recset *rs)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < rs->nr; i++) {
+		struct ntfs_record *r = ntfs_trans_record(t, rs->recnr[i]);
+		u16 seq;
+
+		if (IS_ERR(r))
+			return PTR_ERR(r);
+		seq = le16_to_cpu(r->sequence) + 1;
+		r->sequence = cpu_to_le16(seq ? seq : 1);
+		r->flags &= ~cpu_to_le16(NTFS_RECORD_IN_USE);
+		err = ntfs_free_record(t, rs->recnr[i]);
+	}
+	return err;
+}
+
+/*
+ * A file whose last name is gone: when its last user lets go, its
+ * clusters and records are freed in one transaction.
+ */
+static void ntfs_delete_file(struct inode *inode)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_trans t;
+	struct ntfs_attr *a;
+	int err = ntfs_trans_begin(sbi, &t);
+
+	if (err)
+		goto out;
+	err = ntfs_recset_load(sbi, ni->record, &rs);
+	while (!err && (a = ntfs_recset_next(&rs, &pos))) {
+		if (IS_ERR(a))
+			err = PTR_ERR(a);
+		else if (a->non_resident)
+			err = ntfs_free_extent_clusters(&t, a);
+	}
+	if (!err)
+		err = ntfs_free_records(&t, &rs);
+	ntfs_recset_free(&rs);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+out:
+	if (err)
+		ntfs_err_ratelimited(inode->i_sb, ni->record,
+				     "a deleted file's space could not be freed (%d): run chkdsk", err);
+}
+
 void ntfs_evict_inode(struct inode *inode)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 
 	truncate_inode_pages_final(&inode->i_data);
+	if (!inode->i_nlink && !ni->owner && ni->record >= NTFS_FIRST_USER_INO &&
+	    !is_bad_inode(inode) && !sb_rdonly(inode->i_sb))
+		ntfs_delete_file(inode);
 	clear_inode(inode);
 	if (ni->owner) {
 		iput(ni->owner);
@@ -100,6 +188,73 @@ void ntfs_inode_cache_destroy(void)
 {
 	rcu_barrier();
 	kmem_cache_destroy(ntfs_inode_cachep);
+}
+
+/* The empty $I30 index of a new directory: a root with only the end entry. */
+static int ntfs_add_empty_index(struct ntfs_sb *sbi, struct ntfs_record *r)
+{
+	static const __le16 i30[] = { cpu_to_le16('$'), cpu_to_le16('I'),
+				      cpu_to_le16('3'), cpu_to_le16('0') };
+	u32 len = sizeof(struct ntfs_index_root) + sizeof(struct ntfs_index_entry);
+	struct ntfs_index_root *ir;
+	struct ntfs_index_entry *end;
+	struct ntfs_attr *a;
+
+	a = ntfs_rec_insert(sbi, r, NTFS_AT_INDEX_ROOT, i30, ARRAY_SIZE(i30), false, len);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	a->r.value_length = cpu_to_le32(len);
+	ir = ntfs_attr_value(a, len);
+	memset(ir, 0, len);
+	ir->type = cpu_to_le32(NTFS_AT_FILE_NAME);
+	ir->collation = cpu_to_le32(NTFS_COLLATION_FILE_NAME);
+	ir->block_size = cpu_to_le32(sbi->index_size);
+	/* Clusters per block, or 512-byte units when a block is smaller. */
+	ir->clusters_per_block = sbi->index_size >= sbi->cluster_size ?
+				 sbi->index_size >> sbi->cluster_bits : sbi->index_size >> 9;
+	ir->hdr.entries_offset = cpu_to_le32(sizeof(ir->hdr));
+	ir->hdr.index_length = cpu_to_le32(sizeof(ir->hdr) + sizeof(*end));
+	ir->hdr.allocated_size = ir->hdr.index_length;
+	end = (void *)(ir + 1);
+	end->length = cpu_to_le16(sizeof(*end));
+	end->flags = cpu_to_le16(NTFS_IE_LAST);
+	r->flags |= cpu_to_le16(NTFS_RECORD_IS_DIR);
+	return 0;
+}
+
+/**
+ * ntfs_fill_new_record() - The attributes of a new file, but its name
+ * @sbi:	the volume
+ * @r:		a record formatted by ntfs_trans_new_record()
+ * @dir:	a directory (empty $I30 index) rather than a file (empty,
+ *		resident $DATA)
+ * @security_id: the shared security descriptor it refers to
+ * @now:	its four times
+ *
+ * Return: 0 or -ENOSPC (cannot happen in an empty record).
+ */
+int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
+			 u32 security_id, __le64 now)
+{
+	struct ntfs_std_info *si;
+	struct ntfs_attr *a;
+
+	a = ntfs_rec_insert(sbi, r, NTFS_AT_STANDARD_INFO, NULL, 0, false, sizeof(*si));
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	a->r.value_length = cpu_to_le32(sizeof(*si));
+	si = ntfs_attr_value(a, sizeof(*si));
+	memset(si, 0, sizeof(*si));
+	si->creation_time = now;
+	si->data_time = now;
+	si->mft_time = now;
+	si->access_time = now;
+	si->attributes = cpu_to_le32(dir ? 0 : FILE_ATTRIBUTE_ARCHIVE);
+	si->security_id = cpu_to_le32(security_id);
+	if (dir)
+		return ntfs_add_empty_index(sbi, r);
+	a = ntfs_rec_insert(sbi, r, NTFS_AT_DATA, NULL, 0, false, 0);
+	return PTR_ERR_OR_ZERO(a);
 }
 
 /**

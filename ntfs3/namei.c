@@ -341,8 +341,350 @@ static struct dentry *ntfs_lookup(struct inode *dir, struct dentry *dentry, unsi
 	return d_splice_alias(inode, dentry);
 }
 
+/* ---- changing the namespace -------------------------------------------- */
+
+static u64 ntfs_ref_of(const struct ntfs_inode *ni)
+{
+	return ni->record | (u64)ni->seq << 48;
+}
+
+/* A $FILE_NAME naming @q in @dir, for a new entry; kfree() it. */
+static struct ntfs_file_name *ntfs_new_fn(struct inode *dir, const struct qstr *q, u32 attrs,
+					  __le64 now, u32 *size)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct ntfs_file_name *fn;
+	int n;
+
+	fn = kzalloc(sizeof(*fn) + 2 * (NTFS_MAX_NAME + 1), GFP_NOFS);
+	if (!fn)
+		return ERR_PTR(-ENOMEM);
+	n = ntfs_name_to_utf16(sbi, q->name, q->len, fn->name);
+	if (n <= 0) {
+		kfree(fn);
+		return ERR_PTR(n ? n : -EINVAL);
+	}
+	fn->parent = cpu_to_le64(ntfs_ref_of(NTFS_I(dir)));
+	fn->creation_time = now;
+	fn->data_time = now;
+	fn->mft_time = now;
+	fn->access_time = now;
+	fn->attributes = cpu_to_le32(attrs);
+	fn->name_length = n;
+	/*
+	 * POSIX namespace: any name Linux can make is valid in it, case
+	 * twins included, and Windows lists and opens such names.
+	 */
+	fn->name_space = NTFS_NS_POSIX;
+	*size = sizeof(*fn) + 2 * n;
+	return fn;
+}
+
+/* Add @fn to record @r as a $FILE_NAME attribute (indexed). */
+static int ntfs_add_name_attr(struct ntfs_sb *sbi, struct ntfs_record *r,
+			      const struct ntfs_file_name *fn, u32 size)
+{
+	struct ntfs_attr *a = ntfs_rec_insert(sbi, r, NTFS_AT_FILE_NAME, NULL, 0, false, size);
+
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	a->r.value_length = cpu_to_le32(size);
+	a->r.indexed = 1;
+	memcpy(ntfs_attr_value(a, size), fn, size);
+	return 0;
+}
+
+/* Set the change times of a file's $STANDARD_INFORMATION (and data time). */
+static int ntfs_touch_record(struct ntfs_trans *t, struct inode *inode, __le64 now, bool data)
+{
+	struct ntfs_record *r = ntfs_trans_record(t, NTFS_I(inode)->record);
+	struct ntfs_std_info *si;
+	struct ntfs_attr *a;
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
+	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
+	if (!si)
+		return ntfs_err_ratelimited(inode->i_sb, NTFS_I(inode)->record,
+					    "no $STANDARD_INFORMATION in the base record");
+	si->mft_time = now;
+	if (data)
+		si->data_time = now;
+	return 0;
+}
+
+/* Lock the ni_locks of two files in ascending record order. */
+static void ntfs_lock_two(struct ntfs_inode *a, struct ntfs_inode *b)
+{
+	if (a->record > b->record)
+		swap(a, b);
+	mutex_lock(&a->ni_lock);
+	mutex_lock_nested(&b->ni_lock, SINGLE_DEPTH_NESTING);
+}
+
+static void ntfs_unlock_two(struct ntfs_inode *a, struct ntfs_inode *b)
+{
+	mutex_unlock(&a->ni_lock);
+	mutex_unlock(&b->ni_lock);
+}
+
+/* The new file's record, its name in @dir's index; returns its number. */
+static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
+			  const struct ntfs_file_name *fn, u32 fn_size, bool is_dir,
+			  __le64 now, u64 *nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_record *r;
+	int err = ntfs_alloc_record(t, nr);
+
+	if (err)
+		return err;
+	r = ntfs_trans_new_record(t, *nr);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	err = ntfs_fill_new_record(sbi, r, is_dir, NTFS_I(dir)->security_id, now);
+	if (!err)
+		err = ntfs_add_name_attr(sbi, r, fn, fn_size);
+	if (err)
+		return err;
+	r->link_count = cpu_to_le16(1);
+	err = ntfs_index_insert(t, dir, fn, *nr | (u64)le16_to_cpu(r->sequence) << 48);
+	return err ? err : ntfs_touch_record(t, dir, now, true);
+}
+
+/* create and mkdir: a new empty file or directory named @dentry in @dir. */
+static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct ntfs_inode *dni = NTFS_I(dir);
+	struct timespec64 ts = current_time(dir);
+	__le64 now = ntfs_time_to_disk(ts);
+	struct ntfs_file_name *fn;
+	struct ntfs_trans t;
+	struct inode *inode;
+	u32 fn_size;
+	u64 nr;
+	int err;
+
+	fn = ntfs_new_fn(dir, &dentry->d_name, is_dir ? FILE_ATTRIBUTE_DUP_DIRECTORY :
+			 FILE_ATTRIBUTE_ARCHIVE, now, &fn_size);
+	if (IS_ERR(fn))
+		return PTR_ERR(fn);
+	err = ntfs_trans_begin(sbi, &t);
+	if (err)
+		goto out;
+	mutex_lock(&dni->ni_lock);
+	err = ntfs_make_file(&t, dir, fn, fn_size, is_dir, now, &nr);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+	if (!err) {
+		inode_set_mtime_to_ts(dir, ts);
+		inode_set_ctime_to_ts(dir, ts);
+	}
+	mutex_unlock(&dni->ni_lock);
+	if (err)
+		goto out;
+	inode = ntfs_iget(dir->i_sb, nr);
+	if (IS_ERR(inode)) {
+		err = PTR_ERR(inode);
+		goto out;
+	}
+	d_instantiate(dentry, inode);
+out:
+	kfree(fn);
+	return err;
+}
+
+static int ntfs_create(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
+		       umode_t mode, bool excl)
+{
+	return ntfs_new_entry(dir, dentry, false);
+}
+
+static int ntfs_mkdir(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
+		      umode_t mode)
+{
+	return ntfs_new_entry(dir, dentry, true);
+}
+
+/* Whether $FILE_NAME @fn is the name @u (@n units) in directory @dir. */
+static bool ntfs_fn_is(struct ntfs_sb *sbi, const struct ntfs_file_name *fn, u64 dir,
+		       const __le16 *u, int n)
+{
+	int i;
+
+	if (NTFS_REF_RECORD(le64_to_cpu(fn->parent)) != dir || fn->name_length != n)
+		return false;
+	if (!memcmp(fn->name, u, 2 * n))
+		return true;
+	if (!sbi->opt.nocase)
+		return false;
+	for (i = 0; i < n; i++)
+		if (ntfs_upcase(sbi, le16_to_cpu(fn->name[i])) !=
+		    ntfs_upcase(sbi, le16_to_cpu(u[i])))
+			return false;
+	return true;
+}
+
+/*
+ * The $FILE_NAME attribute of record @r to remove for the name @u in
+ * @dir: the name itself, or after it, the DOS name paired with a Win32
+ * name that was removed (@dos_of_dir set).  NULL when there is none.
+ */
+static struct ntfs_attr *ntfs_find_name_attr(struct ntfs_sb *sbi, struct ntfs_record *r,
+					     u64 dir, const __le16 *u, int n, bool dos)
+{
+	struct ntfs_attr *a = NULL;
+
+	while ((a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+		const struct ntfs_file_name *fn;
+
+		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME)
+			continue;
+		fn = ntfs_attr_value(a, sizeof(*fn));
+		if (!fn || le32_to_cpu(a->r.value_length) < sizeof(*fn) + 2 * fn->name_length)
+			continue;
+		if (dos ? fn->name_space == NTFS_NS_DOS &&
+			  NTFS_REF_RECORD(le64_to_cpu(fn->parent)) == dir :
+			  fn->name_space != NTFS_NS_DOS && ntfs_fn_is(sbi, fn, dir, u, n))
+			return a;
+	}
+	return NULL;
+}
+
+/* Remove one $FILE_NAME attribute and its index entry; returns its namespace. */
+static int ntfs_drop_name(struct ntfs_trans *t, struct inode *dir, struct inode *inode,
+			  struct ntfs_record *r, struct ntfs_attr *a)
+{
+	const struct ntfs_file_name *fn = ntfs_attr_value(a, sizeof(*fn));
+	u8 ns = fn->name_space;
+	int err = ntfs_index_delete(t, dir, fn, ntfs_ref_of(NTFS_I(inode)));
+
+	if (err)
+		return err;
+	ntfs_rec_remove(r, a);
+	return ns;
+}
+
+/* The names of a file that count as links (a DOS name pairs with a Win32 one). */
+static unsigned int ntfs_count_links(struct ntfs_record *r)
+{
+	struct ntfs_attr *a = NULL;
+	unsigned int links = 0;
+
+	while ((a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+		const struct ntfs_file_name *fn;
+
+		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME)
+			continue;
+		fn = ntfs_attr_value(a, sizeof(*fn));
+		if (fn && fn->name_space != NTFS_NS_DOS)
+			links++;
+	}
+	return links;
+}
+
+/*
+ * Remove the name @q of @inode from @dir: its $FILE_NAME (and the DOS
+ * name paired with it) from the record and from the index.  *@links gets
+ * the names left.
+ */
+static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inode *inode,
+			    const struct qstr *q, unsigned int *links)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 dnr = NTFS_I(dir)->record;
+	struct ntfs_record *r;
+	struct ntfs_attr *a;
+	__le16 *u;
+	int n, ns;
+
+	r = ntfs_trans_record(t, NTFS_I(inode)->record);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	u = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*u), GFP_NOFS);
+	if (!u)
+		return -ENOMEM;
+	n = ntfs_name_to_utf16(sbi, q->name, q->len, u);
+	a = n > 0 ? ntfs_find_name_attr(sbi, r, dnr, u, n, false) : NULL;
+	kfree(u);
+	if (!a)
+		return ntfs_err_ratelimited(dir->i_sb, NTFS_I(inode)->record,
+					    "the name being removed is not in the base record");
+	ns = ntfs_drop_name(t, dir, inode, r, a);
+	if (ns == NTFS_NS_WIN32) {
+		a = ntfs_find_name_attr(sbi, r, dnr, NULL, 0, true);
+		if (a)
+			ns = ntfs_drop_name(t, dir, inode, r, a);
+	}
+	if (ns < 0)
+		return ns;
+	*links = ntfs_count_links(r);
+	r->link_count = cpu_to_le16(*links);
+	return 0;
+}
+
+/* unlink and rmdir: the name goes; the file goes with its last user. */
+static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct inode *inode = d_inode(dentry);
+	struct timespec64 ts = current_time(dir);
+	__le64 now = ntfs_time_to_disk(ts);
+	unsigned int links = 0;
+	struct ntfs_trans t;
+	int err;
+
+	if (is_dir) {
+		err = ntfs_index_is_empty(inode);
+		if (err <= 0)
+			return err ? err : -ENOTEMPTY;
+	}
+	err = ntfs_trans_begin(sbi, &t);
+	if (err)
+		return err;
+	ntfs_lock_two(NTFS_I(dir), NTFS_I(inode));
+	err = ntfs_remove_name(&t, dir, inode, &dentry->d_name, &links);
+	if (!err)
+		err = ntfs_touch_record(&t, dir, now, true);
+	if (!err && links)
+		err = ntfs_touch_record(&t, inode, now, false);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+	if (!err) {
+		inode_set_mtime_to_ts(dir, ts);
+		inode_set_ctime_to_ts(dir, ts);
+		inode_set_ctime_to_ts(inode, ts);
+		if (is_dir)
+			clear_nlink(inode);
+		else
+			set_nlink(inode, links);
+	}
+	ntfs_unlock_two(NTFS_I(dir), NTFS_I(inode));
+	return err;
+}
+
+static int ntfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	return ntfs_remove_entry(dir, dentry, false);
+}
+
+static int ntfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	return ntfs_remove_entry(dir, dentry, true);
+}
+
 const struct inode_operations ntfs_dir_iops = {
 	.lookup		= ntfs_lookup,
+	.create		= ntfs_create,
+	.mkdir		= ntfs_mkdir,
+	.unlink		= ntfs_unlink,
+	.rmdir		= ntfs_rmdir,
 	.getattr	= ntfs_getattr,
 	.listxattr	= ntfs_listxattr,
 };

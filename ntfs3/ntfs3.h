@@ -482,6 +482,9 @@ int ntfs_index_is_empty(struct inode *dir);
 
 /* inode.c */
 struct timespec64 ntfs_time(__le64 t);
+__le64 ntfs_time_to_disk(struct timespec64 ts);
+int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
+			 u32 security_id, __le64 now);
 struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);
 void ntfs_evict_inode(struct inode *inode);

@@ -151,7 +151,8 @@ static void ntfs_delete_file(struct inode *inode)
 out:
 	if (err)
 		ntfs_err_ratelimited(inode->i_sb, ni->record,
-				     "a deleted file's space could not be freed (%d): run chkdsk", err);
+				     "a deleted file's space could not be freed (%d): run chkdsk",
+				     err);
 }
 
 void ntfs_evict_inode(struct inode *inode)

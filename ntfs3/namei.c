@@ -547,9 +547,10 @@ static struct ntfs_attr *ntfs_find_name_attr(struct ntfs_sb *sbi, struct ntfs_re
 		fn = ntfs_attr_value(a, sizeof(*fn));
 		if (!fn || le32_to_cpu(a->r.value_length) < sizeof(*fn) + 2 * fn->name_length)
 			continue;
-		if (dos ? fn->name_space == NTFS_NS_DOS &&
-			  NTFS_REF_RECORD(le64_to_cpu(fn->parent)) == dir :
-			  fn->name_space != NTFS_NS_DOS && ntfs_fn_is(sbi, fn, dir, u, n))
+		if (dos && fn->name_space == NTFS_NS_DOS &&
+		    NTFS_REF_RECORD(le64_to_cpu(fn->parent)) == dir)
+			return a;
+		if (!dos && fn->name_space != NTFS_NS_DOS && ntfs_fn_is(sbi, fn, dir, u, n))
 			return a;
 	}
 	return NULL;

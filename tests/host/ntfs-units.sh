@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host unit tests of ntfs3/lznt1.c and ntfs3/runlist.c: builds the kernel
-# sources against the user-space shim in tests/host/ntfs-units/include with
+# Host unit tests of ntfs3/lznt1.c, ntfs3/runlist.c and ntfs3/attrrec.c:
+# builds the kernel sources against the user-space shim in tests/host/ntfs-units/include with
 # AddressSanitizer and UBSan into build/host-units/, runs the test programs
 # and checks the compression units and mapping pairs that ntfs-3g wrote
 # (tests/host/ntfs-units/vectors, made by its make-vectors.sh).
@@ -96,8 +96,12 @@ check "build lznt1_test (ntfs3/lznt1.c with $cc, ASan + UBSan)" \
 check "build runlist_test (ntfs3/runlist.c with $cc, ASan + UBSan)" \
 	build runlist_test "$top/ntfs3/runlist.c" "$src/runlist_test.c"
 
+check "build attrrec_test (ntfs3/attrrec.c with $cc, ASan + UBSan)" \
+	build attrrec_test "$top/ntfs3/attrrec.c" "$src/attrrec_test.c"
+
 run_tap lznt1_test
 run_tap runlist_test "$vec"
+run_tap attrrec_test
 
 if [ -x "$out/lznt1_test" ]; then
 	n=0

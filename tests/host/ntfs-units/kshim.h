@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <assert.h>
+#include <linux/types.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -24,6 +26,38 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 typedef unsigned int gfp_t;
+
+#define __packed	__attribute__((packed))
+
+/* The on-disk format is little-endian; so are the hosts the tests run on. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the host unit tests assume a little-endian host"
+#endif
+#define le16_to_cpu(x)	((u16)(x))
+#define le32_to_cpu(x)	((u32)(x))
+#define le64_to_cpu(x)	((u64)(x))
+#define cpu_to_le16(x)	((__le16)(u16)(x))
+#define cpu_to_le32(x)	((__le32)(u32)(x))
+#define cpu_to_le64(x)	((__le64)(u64)(x))
+
+/* <linux/err.h> */
+#define MAX_ERRNO	4095
+#define IS_ERR_VALUE(x)	((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+
+static inline bool IS_ERR(const void *ptr)
+{
+	return IS_ERR_VALUE((unsigned long)ptr);
+}
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

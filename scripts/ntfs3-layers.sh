@@ -22,7 +22,7 @@
 set -eu
 
 : "${LAYERS:=
-error io name runlist lznt1
+error io name runlist lznt1 attrrec
 record compress
 stream data
 trans

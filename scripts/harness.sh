@@ -88,6 +88,27 @@ suite_setup() {
 		# the 300 cases and the regression set
 		TEST_TIMEOUT=${TEST_TIMEOUT:-1200} ;;
 	esac
+	case " $1 " in *" ntfs-write "*)
+		. "$S/ntfs-disks.sh"
+		ntfs_write_disks ;;
+	esac
+}
+
+# suite_verify SUITES NAME: host-side checks after the boot, judged and
+# tallied as boot NAME-verify: the volumes ntfs-write wrote, read by
+# ntfs-3g and fsck.ntfs3 (scripts/ntfs-write-verify.sh).
+suite_verify() {
+	case " $1 " in *" ntfs-write "*) ;; *) return 0 ;; esac
+	mkdir -p "$LOGS/boot-$2"
+	{
+		echo "# HX-TEST host/ntfs-write-verify"
+		_rc=0
+		"$S/ntfs-write-verify.sh" verify 2>&1 || _rc=$?
+		echo "# HX-END host/ntfs-write-verify exit=$_rc"
+	} | tee "$LOGS/boot-$2/verify.log" | ${BOOT_OUT:-cat}
+	# shellcheck disable=SC2086
+	"$S/results.py" --name "$2-verify" --results "$LOGS/boot-$2/verify.log" \
+		${TALLY:+--tally "$TALLY"}
 }
 
 # boot_spec SPEC [NAME]: "VARIANT+icount" boots with QEMU -icount (guest
@@ -104,7 +125,11 @@ boot_spec() (
 	[ "$_v" = "$_vs" ] || ICOUNT=1
 	_suites=$(echo "${_spec#*:}" | tr ',' ' ')
 	suite_setup "$_suites"
-	boot_judge "${2:-check-$(echo "$_vs" | tr '+' '-')}" "$_v" "$_suites"
+	_name=${2:-check-$(echo "$_vs" | tr '+' '-')}
+	_ok=0
+	boot_judge "$_name" "$_v" "$_suites" || _ok=1
+	suite_verify "$_suites" "$_name" || _ok=1
+	return $_ok
 )
 
 tally_summary() {

@@ -42,3 +42,25 @@ ntfs_disks() {
 	cp "$BUILD/ntfs-special/special.meta" "$ov/ntfs-images/"
 	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
 }
+
+# ntfs_write_disks: for tests/ntfs-write, a fresh writable copy of a blank
+# volume per workload and the output disk write-out
+# (scripts/ntfs-write-verify.sh prepare), appended to DISKS and DISK_NAMES;
+# the driver under test (NTFS_WRITE_DRIVER) goes into the overlay.  The
+# suite boots alone: ntfs-read would walk these disks too.
+ntfs_write_disks() {
+	_wl=$("$S/ntfs-write-verify.sh" prepare) || die "ntfs-write-verify.sh prepare failed"
+	DISKS=${DISKS:-} DISK_NAMES=${DISK_NAMES:-}
+	while read -r _p _n; do
+		DISKS="$DISKS $_p"
+		DISK_NAMES="$DISK_NAMES $_n"
+	done <<EOT
+$_wl
+EOT
+	if [ -n "${EXTRA_OVERLAY:-}" ]; then
+		cp -a "$BUILD/ntfs-write/overlay/." "$EXTRA_OVERLAY/"
+	else
+		EXTRA_OVERLAY=$BUILD/ntfs-write/overlay
+	fi
+	export DISKS DISK_NAMES EXTRA_OVERLAY
+}

@@ -32,8 +32,6 @@ static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 	u64 vcn = pos >> cb, valid, run_end;
 	const struct ntfs_run *run;
 
-	if (flags & (IOMAP_WRITE | IOMAP_ZERO))
-		return -EROFS;
 	if (ns->resident || ns->compressed || ns->encrypted)
 		return -EOPNOTSUPP;
 
@@ -73,14 +71,20 @@ static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 	/*
 	 * Allocated but never written: zeros, without reading the disk.  The
 	 * test is on @pos: a cluster may start below the valid size and @pos
-	 * lie past it, and the mapping only matters from @pos on.
+	 * lie past it, and the mapping only matters from @pos on.  A writer
+	 * gets such blocks as new (iomap zeroes what it does not overwrite
+	 * instead of reading it), since the valid size will move past them.
 	 */
 	valid = round_up(ns->valid_size, i_blocksize(inode));
 	iomap->type = IOMAP_MAPPED;
-	if (pos >= valid)
-		iomap->type = IOMAP_UNWRITTEN;
-	else if (iomap->offset + iomap->length > valid)
+	if (pos >= valid) {
+		if (flags & (IOMAP_WRITE | IOMAP_ZERO))
+			iomap->flags |= IOMAP_F_NEW;
+		else
+			iomap->type = IOMAP_UNWRITTEN;
+	} else if (iomap->offset + iomap->length > valid) {
 		iomap->length = valid - iomap->offset;
+	}
 	return 0;
 }
 

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Regular files as the VFS sees them: the file operations (open, buffered
- * and direct read, llseek with SEEK_HOLE/SEEK_DATA, mmap), fiemap, and the
- * volume label ioctl, which directories share.
+ * and direct read, buffered write, llseek with SEEK_HOLE/SEEK_DATA, mmap,
+ * fsync), truncate and setattr, fiemap, and the volume label ioctl, which
+ * directories share.
  */
 
+#include <linux/blkdev.h>
 #include <linux/iomap.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 
@@ -92,6 +96,384 @@ static int ntfs_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 s
 	return iomap_fiemap(inode, fi, start, len, &ntfs_iomap_ops);
 }
 
+/* ---- writing ------------------------------------------------------------ */
+
+/* Whether every cluster in [@first, @last] is allocated (not a hole). */
+static bool ntfs_range_allocated(struct ntfs_stream *ns, u64 first, u64 last)
+{
+	const struct ntfs_run *run;
+	bool ok = true;
+
+	down_read(&ns->run_lock);
+	while (ok && first <= last) {
+		run = ntfs_run_lookup(ns->runs, ns->nr_runs, first);
+		ok = run && run->lcn != NTFS_LCN_HOLE;
+		if (ok)
+			first = run->vcn + run->len;
+	}
+	up_read(&ns->run_lock);
+	return ok;
+}
+
+/*
+ * Allocate what a write of [@pos, @pos + @len) needs: the holes inside it
+ * and, unless the stream is sparse, every cluster from the end of the
+ * allocation on (a non-sparse stream has no holes).
+ */
+static int ntfs_write_alloc(struct inode *inode, loff_t pos, loff_t len)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_stream *ns = &ni->stream;
+	u8 cb = sbi->cluster_bits;
+	u64 first = pos >> cb, last = (pos + len - 1) >> cb;
+	struct ntfs_trans t;
+	int err;
+
+	if (len <= 0)
+		return 0;
+	if (!ns->sparse)
+		first = min(first, ns->alloc_size >> cb);
+	if (ntfs_range_allocated(ns, first, last))
+		return 0;
+	err = ntfs_trans_begin(sbi, &t);
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	err = ntfs_stream_allocate(&t, inode, first, last + 1 - first);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+	mutex_unlock(&ni->ni_lock);
+	return err;
+}
+
+static int ntfs_write_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
+				  unsigned int flags, struct iomap *iomap, struct iomap *srcmap)
+{
+	int err;
+
+	if (flags & IOMAP_WRITE) {
+		err = ntfs_write_alloc(inode, pos, length);
+		if (err)
+			return err;
+	}
+	return ntfs_iomap_ops.iomap_begin(inode, pos, length, flags, iomap, srcmap);
+}
+
+static const struct iomap_ops ntfs_write_iomap_ops = {
+	.iomap_begin = ntfs_write_iomap_begin,
+};
+
+/* Run @fn on @inode in a transaction under its ni_lock. */
+static int ntfs_change(struct inode *inode,
+		       int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 arg), u64 arg)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_trans t;
+	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	err = fn(&t, inode, arg);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+	mutex_unlock(&ni->ni_lock);
+	return err;
+}
+
+static int ntfs_do_make_nonresident(struct ntfs_trans *t, struct inode *inode, u64 unused)
+{
+	return ntfs_stream_make_nonresident(t, inode);
+}
+
+/* The record's sizes after a write that ended at @end. */
+static int ntfs_do_write_sizes(struct ntfs_trans *t, struct inode *inode, u64 end)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u64 size = i_size_read(inode);
+	int err = 0;
+
+	if (size > ns->data_size)
+		err = ntfs_stream_set_size(t, inode, size);
+	if (!err && min(end, size) > ns->valid_size)
+		err = ntfs_stream_set_valid(t, inode, min(end, size));
+	return err;
+}
+
+/*
+ * Bytes between the valid size and a write past it must be zeros on disk
+ * before the valid size moves over them.
+ */
+static int ntfs_zero_gap(struct inode *inode, loff_t pos)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	loff_t valid = ns->valid_size;
+	int err;
+
+	if (pos <= valid)
+		return 0;
+	err = ntfs_write_alloc(inode, valid, pos - valid);
+	if (err)
+		return err;
+	return iomap_zero_range(inode, valid, pos - valid, NULL, &ntfs_write_iomap_ops);
+}
+
+/* A write into a resident value; -ENOSPC when it does not fit the record. */
+static ssize_t ntfs_write_resident(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct inode *inode = file_inode(iocb->ki_filp);
+	struct ntfs_inode *ni = NTFS_I(inode);
+	size_t len = iov_iter_count(from);
+	struct ntfs_trans t;
+	void *buf;
+	int err;
+
+	if (iocb->ki_pos + len > NTFS_SB(inode->i_sb)->record_size)
+		return -ENOSPC;
+	buf = kmalloc(len ? len : 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (!copy_from_iter_full(buf, len, from)) {
+		kfree(buf);
+		return -EFAULT;
+	}
+	err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+	if (!err) {
+		mutex_lock(&ni->ni_lock);
+		err = ntfs_stream_write_resident(&t, inode, iocb->ki_pos, buf, len);
+		if (!err)
+			err = ntfs_trans_commit(&t);
+		else
+			ntfs_trans_abort(&t);
+		mutex_unlock(&ni->ni_lock);
+	}
+	kfree(buf);
+	if (err) {
+		iov_iter_revert(from, len);
+		return err;
+	}
+	/* The page cache copies the value: the next read takes it afresh. */
+	invalidate_inode_pages2(inode->i_mapping);
+	iocb->ki_pos += len;
+	if (iocb->ki_pos > i_size_read(inode))
+		i_size_write(inode, iocb->ki_pos);
+	return len;
+}
+
+/* Buffered write of a non-resident stream, then its sizes in the record. */
+static ssize_t ntfs_write_nonresident(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct inode *inode = file_inode(iocb->ki_filp);
+	ssize_t ret;
+	int err;
+
+	err = ntfs_zero_gap(inode, iocb->ki_pos);
+	if (err)
+		return err;
+	ret = iomap_file_buffered_write(iocb, from, &ntfs_write_iomap_ops, NULL);
+	if (ret > 0) {
+		err = ntfs_change(inode, ntfs_do_write_sizes, iocb->ki_pos);
+		if (err)
+			ret = err;
+	}
+	return ret;
+}
+
+/* Writes go through to the disk only on streams we can store back as they are. */
+static int ntfs_check_writable(struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	if (ni->stream.encrypted || ni->reparse_tag == IO_REPARSE_TAG_WOF) {
+		ntfs_err_ratelimited(inode->i_sb, ni->record,
+				     "writing to an encrypted or WOF-compressed file is not supported");
+		return -EOPNOTSUPP;
+	}
+	if (ni->stream.compressed) {
+		ntfs_err_ratelimited(inode->i_sb, ni->record,
+				     "writing to a compressed file is not supported yet");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static ssize_t ntfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct inode *inode = file_inode(iocb->ki_filp);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	ssize_t ret;
+
+	/* Direct writes go through the page cache and are written at once. */
+	iocb->ki_flags &= ~IOCB_DIRECT;
+	inode_lock(inode);
+	ret = generic_write_checks(iocb, from);
+	if (ret > 0)
+		ret = ntfs_check_writable(inode);
+	if (!ret)
+		ret = file_modified(iocb->ki_filp);
+	if (ret)
+		goto out;
+	ret = -ENOSPC;
+	if (ns->resident)
+		ret = ntfs_write_resident(iocb, from);
+	if (ret == -ENOSPC && ns->resident)
+		ret = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+	if (!ret || (ret == -ENOSPC && !ns->resident))
+		ret = ntfs_write_nonresident(iocb, from);
+out:
+	inode_unlock(inode);
+	if (ret > 0)
+		ret = generic_write_sync(iocb, ret);
+	return ret;
+}
+
+/* ---- truncate ----------------------------------------------------------- */
+
+static int ntfs_do_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	int err = ntfs_stream_set_size(t, inode, size);
+
+	if (!err && ns->valid_size > size)
+		err = ntfs_stream_set_valid(t, inode, size);
+	return err;
+}
+
+/*
+ * Change the size.  Growing a non-sparse stream allocates the clusters
+ * (reads past the valid size give zeros, so nothing is written); a
+ * resident value that no longer fits the record moves out first.
+ */
+static int ntfs_truncate(struct inode *inode, loff_t size)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	loff_t old = i_size_read(inode);
+	int err = ntfs_check_writable(inode);
+
+	if (err)
+		return err;
+	if (ns->resident && size > NTFS_SB(inode->i_sb)->record_size / 2) {
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+		if (err)
+			return err;
+	}
+	if (size > old && !ns->resident && !ns->sparse) {
+		err = ntfs_write_alloc(inode, size - 1, 1);
+		if (err)
+			return err;
+	}
+	if (size < old)
+		truncate_setsize(inode, size);
+	err = ntfs_change(inode, ntfs_do_set_size, size);
+	if (err == -ENOSPC && ns->resident) {
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+		if (!err)
+			err = ntfs_change(inode, ntfs_do_set_size, size);
+	}
+	if (!err && size >= old)
+		truncate_setsize(inode, size);
+	if (ns->resident)
+		invalidate_inode_pages2(inode->i_mapping);
+	return err;
+}
+
+/**
+ * ntfs_setattr() - chmod, chown, utimes and truncate
+ * @idmap:	idmap of the mount
+ * @dentry:	what is changed
+ * @attr:	the changes
+ *
+ * Sizes go to the record at once, times with the inode (write_inode).
+ * Mode and owner are kept in memory only for now (they will go to the
+ * WSL EAs).
+ *
+ * Return: 0 or an error.
+ */
+int ntfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry, struct iattr *attr)
+{
+	struct inode *inode = d_inode(dentry);
+	int err = setattr_prepare(idmap, dentry, attr);
+
+	if (err)
+		return err;
+	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size != i_size_read(inode)) {
+		if (!S_ISREG(inode->i_mode))
+			return -EINVAL;
+		inode_dio_wait(inode);
+		err = ntfs_truncate(inode, attr->ia_size);
+		if (err)
+			return err;
+	}
+	setattr_copy(idmap, inode, attr);
+	mark_inode_dirty(inode);
+	return 0;
+}
+
+/* ---- mmap and fsync ----------------------------------------------------- */
+
+static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
+{
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	vm_fault_t ret;
+
+	sb_start_pagefault(inode->i_sb);
+	file_update_time(vmf->vma->vm_file);
+	if (ntfs_check_writable(inode) || NTFS_I(inode)->stream.resident)
+		ret = VM_FAULT_SIGBUS;
+	else
+		ret = iomap_page_mkwrite(vmf, &ntfs_write_iomap_ops);
+	sb_end_pagefault(inode->i_sb);
+	return ret;
+}
+
+static const struct vm_operations_struct ntfs_file_vm_ops = {
+	.fault		= filemap_fault,
+	.map_pages	= filemap_map_pages,
+	.page_mkwrite	= ntfs_page_mkwrite,
+};
+
+/*
+ * A shared writable mapping needs the data out of the record first: its
+ * pages are written back into clusters.
+ */
+static int ntfs_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct inode *inode = file_inode(file);
+	int err = 0;
+
+	if ((vma->vm_flags & VM_SHARED) && (vma->vm_flags & VM_MAYWRITE)) {
+		err = ntfs_check_writable(inode);
+		inode_lock(inode);
+		if (!err && NTFS_I(inode)->stream.resident)
+			err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+		inode_unlock(inode);
+		if (err)
+			return err;
+	}
+	file_accessed(file);
+	vma->vm_ops = &ntfs_file_vm_ops;
+	return 0;
+}
+
+static int ntfs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	struct inode *inode = file_inode(file);
+	int err = file_write_and_wait_range(file, start, end);
+
+	if (!err)
+		err = sync_inode_metadata(inode, 1);
+	if (!err)
+		err = ntfs_trans_flush(NTFS_SB(inode->i_sb), true);
+	if (!err)
+		err = blkdev_issue_flush(inode->i_sb->s_bdev);
+	return err;
+}
+
 /**
  * ntfs_ioctl() - FS_IOC_GETFSLABEL
  * @file:	any file of the volume
@@ -113,14 +495,18 @@ const struct file_operations ntfs_file_fops = {
 	.open		= ntfs_file_open,
 	.llseek		= ntfs_file_llseek,
 	.read_iter	= ntfs_file_read_iter,
-	.mmap		= generic_file_readonly_mmap,
+	.write_iter	= ntfs_file_write_iter,
+	.mmap		= ntfs_file_mmap,
+	.fsync		= ntfs_fsync,
 	.splice_read	= filemap_splice_read,
+	.splice_write	= iter_file_splice_write,
 	.unlocked_ioctl	= ntfs_ioctl,
 	.compat_ioctl	= ntfs_ioctl,
 };
 
 const struct inode_operations ntfs_file_iops = {
 	.getattr	= ntfs_getattr,
+	.setattr	= ntfs_setattr,
 	.fiemap		= ntfs_fiemap,
 	.listxattr	= ntfs_listxattr,
 };

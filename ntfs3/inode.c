@@ -170,6 +170,56 @@ void ntfs_evict_inode(struct inode *inode)
 	}
 }
 
+/* Copy the inode's times into its $STANDARD_INFORMATION. */
+static int ntfs_store_times(struct ntfs_trans *t, struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_record *r = ntfs_trans_record(t, ni->record);
+	struct ntfs_std_info *si;
+	struct ntfs_attr *a;
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
+	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
+	if (!si)
+		return ntfs_err_ratelimited(inode->i_sb, ni->record,
+					    "no $STANDARD_INFORMATION in the base record");
+	si->data_time = ntfs_time_to_disk(inode_get_mtime(inode));
+	si->mft_time = ntfs_time_to_disk(inode_get_ctime(inode));
+	si->access_time = ntfs_time_to_disk(inode_get_atime(inode));
+	return 0;
+}
+
+/**
+ * ntfs_write_inode() - Store what the VFS keeps of a file: its times
+ * @inode:	the file
+ * @wbc:	writeback control (unused: records reach the disk with $MFT)
+ *
+ * Return: 0 or an error.
+ */
+int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_trans t;
+	int err;
+
+	if (ni->owner || is_bad_inode(inode) || sb_rdonly(inode->i_sb) ||
+	    (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO))
+		return 0;
+	err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	err = ntfs_store_times(&t, inode);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+	mutex_unlock(&ni->ni_lock);
+	return err;
+}
+
 static void ntfs_inode_init_once(void *p)
 {
 	struct ntfs_inode *ni = p;

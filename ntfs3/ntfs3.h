@@ -407,6 +407,7 @@ int ntfs_trans_commit(struct ntfs_trans *t);
 void ntfs_trans_abort(struct ntfs_trans *t);
 int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear);
 int ntfs_volume_mark_dirty(struct ntfs_sb *sbi);
+int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait);
 
 /* balloc.c */
 int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_run *got);
@@ -479,6 +480,8 @@ int ntfs_index_delete(struct ntfs_trans *t, struct inode *dir,
 int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 		      const struct ntfs_file_name *fn, u64 ref);
 int ntfs_index_is_empty(struct inode *dir);
+int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
+			   const struct ntfs_file_name *key);
 
 /* inode.c */
 struct timespec64 ntfs_time(__le64 t);
@@ -488,6 +491,7 @@ int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
 struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);
 void ntfs_evict_inode(struct inode *inode);
+int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc);
 int __init ntfs_inode_cache_init(void);
 void ntfs_inode_cache_destroy(void);
 struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
@@ -506,6 +510,7 @@ void ntfs_apply_wsl_ea(struct inode *inode);
 extern const struct inode_operations ntfs_file_iops;
 extern const struct file_operations ntfs_file_fops;
 long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+int ntfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry, struct iattr *attr);
 
 /* reparse.c */
 extern const struct inode_operations ntfs_symlink_iops;

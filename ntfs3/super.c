@@ -585,28 +585,11 @@ static int ntfs_make_writable(struct super_block *sb, struct ntfs_sb *sbi)
 	return 0;
 }
 
-/* Start writing every dirty metadata stream; with @wait, wait for it. */
-static int ntfs_flush_meta(struct ntfs_sb *sbi, bool wait)
-{
-	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap };
-	int err = 0, e;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(streams); i++) {
-		if (!streams[i])
-			continue;
-		e = wait ? filemap_write_and_wait(streams[i]->i_mapping) :
-			   filemap_fdatawrite(streams[i]->i_mapping);
-		err = err ? err : e;
-	}
-	return err;
-}
-
 static void ntfs_meta_flush_work(struct work_struct *work)
 {
 	struct ntfs_sb *sbi = container_of(to_delayed_work(work), struct ntfs_sb, meta_flush);
 
-	ntfs_flush_meta(sbi, false);
+	ntfs_trans_flush(sbi, false);
 }
 
 /*
@@ -620,7 +603,7 @@ static int ntfs_write_clean(struct ntfs_sb *sbi)
 
 	down_write(&sbi->trans_rwsem);
 	cancel_delayed_work_sync(&sbi->meta_flush);
-	err = ntfs_flush_meta(sbi, true);
+	err = ntfs_trans_flush(sbi, true);
 	if (!err)
 		err = sync_blockdev(sbi->sb->s_bdev);
 	if (!err && sbi->volume_dirtied) {
@@ -637,7 +620,7 @@ static int ntfs_write_clean(struct ntfs_sb *sbi)
 
 static int ntfs_sync_fs(struct super_block *sb, int wait)
 {
-	return sb_rdonly(sb) ? 0 : ntfs_flush_meta(NTFS_SB(sb), wait);
+	return sb_rdonly(sb) ? 0 : ntfs_trans_flush(NTFS_SB(sb), wait);
 }
 
 /* A frozen volume is clean on disk, like after an unmount. */
@@ -712,6 +695,7 @@ static const struct super_operations ntfs_sops = {
 	.alloc_inode	= ntfs_alloc_inode,
 	.free_inode	= ntfs_free_inode,
 	.evict_inode	= ntfs_evict_inode,
+	.write_inode	= ntfs_write_inode,
 	.statfs		= ntfs_statfs,
 	.show_options	= ntfs_show_options,
 	.sync_fs	= ntfs_sync_fs,

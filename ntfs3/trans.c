@@ -430,6 +430,29 @@ void ntfs_trans_abort(struct ntfs_trans *t)
 	ntfs_trans_end(t);
 }
 
+/**
+ * ntfs_trans_flush() - Start writing every dirty metadata stream
+ * @sbi:	the volume
+ * @wait:	wait for the writes too
+ *
+ * Return: 0 or the first error.
+ */
+int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
+{
+	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap };
+	int err = 0, e;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(streams); i++) {
+		if (!streams[i])
+			continue;
+		e = wait ? filemap_write_and_wait(streams[i]->i_mapping) :
+			   filemap_fdatawrite(streams[i]->i_mapping);
+		err = err ? err : e;
+	}
+	return err;
+}
+
 /* ---- the volume's dirty flag ------------------------------------------- */
 
 /* The $VOLUME_INFORMATION of record 3, in @rec (fixed up). */

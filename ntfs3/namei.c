@@ -670,6 +670,192 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 	return err;
 }
 
+/* Windows keeps at most this many names per file. */
+#define NTFS_LINK_MAX	1024
+
+/*
+ * Give @inode the name @q in @dir: a $FILE_NAME in its base record and
+ * the entry in @dir's index; the link count follows.
+ */
+static int ntfs_add_name(struct ntfs_trans *t, struct inode *dir, struct inode *inode,
+			 const struct qstr *q, __le64 now)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	u32 attrs = ni->attributes & ~FILE_ATTRIBUTE_DIRECTORY;
+	struct ntfs_file_name *fn;
+	struct ntfs_record *r;
+	u32 size;
+	int err;
+
+	if (S_ISDIR(inode->i_mode))
+		attrs |= FILE_ATTRIBUTE_DUP_DIRECTORY;
+	fn = ntfs_new_fn(dir, q, attrs, now, &size);
+	if (IS_ERR(fn))
+		return PTR_ERR(fn);
+	fn->data_size = cpu_to_le64(ni->stream.resident ? ni->stream.data_size :
+				    i_size_read(inode));
+	fn->allocated_size = cpu_to_le64(ni->stream.resident ? 0 : ni->stream.alloc_size);
+	r = ntfs_trans_record(t, ni->record);
+	err = PTR_ERR_OR_ZERO(r);
+	if (!err)
+		err = ntfs_add_name_attr(t->sbi, r, fn, size);
+	if (!err)
+		err = ntfs_index_insert(t, dir, fn, ntfs_ref_of(ni));
+	if (!err)
+		r->link_count = cpu_to_le16(ntfs_count_links(r));
+	kfree(fn);
+	return err;
+}
+
+/* Lock the ni_locks of up to four files in ascending record order, once each. */
+struct ntfs_lockset {
+	struct ntfs_inode *ni[4];
+	unsigned int nr;
+};
+
+static void ntfs_lockset_lock(struct ntfs_lockset *ls, struct inode **inodes, unsigned int n)
+{
+	unsigned int i, j;
+
+	ls->nr = 0;
+	for (i = 0; i < n; i++) {
+		struct ntfs_inode *ni = inodes[i] ? NTFS_I(inodes[i]) : NULL;
+
+		for (j = 0; ni && j < ls->nr; j++)
+			if (ls->ni[j] == ni)
+				ni = NULL;
+		if (ni)
+			ls->ni[ls->nr++] = ni;
+	}
+	for (i = 1; i < ls->nr; i++)
+		for (j = i; j > 0 && ls->ni[j - 1]->record > ls->ni[j]->record; j--)
+			swap(ls->ni[j - 1], ls->ni[j]);
+	for (i = 0; i < ls->nr; i++)
+		mutex_lock_nested(&ls->ni[i]->ni_lock, i);
+}
+
+static void ntfs_lockset_unlock(struct ntfs_lockset *ls)
+{
+	while (ls->nr)
+		mutex_unlock(&ls->ni[--ls->nr]->ni_lock);
+}
+
+static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = d_inode(old);
+	struct timespec64 ts = current_time(dir);
+	__le64 now = ntfs_time_to_disk(ts);
+	struct ntfs_trans t;
+	int err;
+
+	if (inode->i_nlink >= NTFS_LINK_MAX)
+		return -EMLINK;
+	err = ntfs_trans_begin(NTFS_SB(dir->i_sb), &t);
+	if (err)
+		return err;
+	ntfs_lock_two(NTFS_I(dir), NTFS_I(inode));
+	err = ntfs_add_name(&t, dir, inode, &dentry->d_name, now);
+	if (!err)
+		err = ntfs_touch_record(&t, dir, now, true);
+	if (!err)
+		err = ntfs_touch_record(&t, inode, now, false);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+	if (!err) {
+		inc_nlink(inode);
+		inode_set_mtime_to_ts(dir, ts);
+		inode_set_ctime_to_ts(dir, ts);
+		inode_set_ctime_to_ts(inode, ts);
+		ihold(inode);
+		d_instantiate(dentry, inode);
+	}
+	ntfs_unlock_two(NTFS_I(dir), NTFS_I(inode));
+	return err;
+}
+
+/* The names of a rename: each file loses one name and gains another. */
+static int ntfs_rename_names(struct ntfs_trans *t, struct inode *old_dir, struct dentry *old,
+			     struct inode *new_dir, struct dentry *new, unsigned int flags,
+			     __le64 now)
+{
+	struct inode *inode = d_inode(old), *target = d_inode(new);
+	unsigned int links;
+	int err = 0;
+
+	if (target)
+		err = ntfs_remove_name(t, new_dir, target, &new->d_name, &links);
+	if (!err)
+		err = ntfs_remove_name(t, old_dir, inode, &old->d_name, &links);
+	if (!err)
+		err = ntfs_add_name(t, new_dir, inode, &new->d_name, now);
+	if (!err && (flags & RENAME_EXCHANGE))
+		err = ntfs_add_name(t, old_dir, target, &old->d_name, now);
+	if (!err)
+		err = ntfs_touch_record(t, inode, now, false);
+	if (!err && target)
+		err = ntfs_touch_record(t, target, now, false);
+	if (!err)
+		err = ntfs_touch_record(t, old_dir, now, true);
+	if (!err && new_dir != old_dir)
+		err = ntfs_touch_record(t, new_dir, now, true);
+	return err;
+}
+
+/* In-memory link counts and times after a rename was committed. */
+static void ntfs_renamed(struct inode *old_dir, struct inode *new_dir, struct inode *inode,
+			 struct inode *target, unsigned int flags, struct timespec64 ts)
+{
+	inode_set_mtime_to_ts(old_dir, ts);
+	inode_set_ctime_to_ts(old_dir, ts);
+	inode_set_mtime_to_ts(new_dir, ts);
+	inode_set_ctime_to_ts(new_dir, ts);
+	inode_set_ctime_to_ts(inode, ts);
+	if (!target)
+		return;
+	inode_set_ctime_to_ts(target, ts);
+	if (flags & RENAME_EXCHANGE)
+		return;
+	if (S_ISDIR(target->i_mode))
+		clear_nlink(target);
+	else
+		drop_nlink(target);
+}
+
+static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct dentry *old,
+		       struct inode *new_dir, struct dentry *new, unsigned int flags)
+{
+	struct inode *inode = d_inode(old), *target = d_inode(new);
+	struct inode *all[4] = { old_dir, new_dir, inode, target };
+	struct timespec64 ts = current_time(old_dir);
+	__le64 now = ntfs_time_to_disk(ts);
+	struct ntfs_lockset ls;
+	struct ntfs_trans t;
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	if (target && !(flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode)) {
+		err = ntfs_index_is_empty(target);
+		if (err <= 0)
+			return err ? err : -ENOTEMPTY;
+	}
+	err = ntfs_trans_begin(NTFS_SB(old_dir->i_sb), &t);
+	if (err)
+		return err;
+	ntfs_lockset_lock(&ls, all, ARRAY_SIZE(all));
+	err = ntfs_rename_names(&t, old_dir, old, new_dir, new, flags, now);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_abort(&t);
+	if (!err)
+		ntfs_renamed(old_dir, new_dir, inode, target, flags, ts);
+	ntfs_lockset_unlock(&ls);
+	return err;
+}
+
 static int ntfs_unlink(struct inode *dir, struct dentry *dentry)
 {
 	return ntfs_remove_entry(dir, dentry, false);
@@ -684,8 +870,10 @@ const struct inode_operations ntfs_dir_iops = {
 	.lookup		= ntfs_lookup,
 	.create		= ntfs_create,
 	.mkdir		= ntfs_mkdir,
+	.link		= ntfs_link,
 	.unlink		= ntfs_unlink,
 	.rmdir		= ntfs_rmdir,
+	.rename		= ntfs_rename,
 	.getattr	= ntfs_getattr,
 	.listxattr	= ntfs_listxattr,
 };

@@ -8,6 +8,7 @@
  */
 
 #include <linux/bitmap.h>
+#include <linux/blkdev.h>
 #include <linux/highmem.h>
 #include <linux/pagemap.h>
 
@@ -106,6 +107,14 @@ static int ntfs_bitmap_change(struct inode *bm, u64 start, u64 len, bool set)
 	return 0;
 }
 
+/* Tell the device that clusters are free (discard option, FITRIM). */
+static int ntfs_discard(struct ntfs_sb *sbi, u64 lcn, u64 len)
+{
+	u8 shift = sbi->cluster_bits - sbi->sb->s_blocksize_bits;
+
+	return sb_issue_discard(sbi->sb, lcn << shift, len << shift, GFP_NOFS, 0);
+}
+
 /**
  * ntfs_bits_apply() - Set or clear a run of bits noted by a transaction
  * @sbi:	the volume
@@ -124,6 +133,8 @@ void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set)
 	err = ntfs_bitmap_change(ntfs_bitmap_inode(sbi, b->mft), b->start, b->len, set);
 	if (!err && !b->mft && atomic64_read(&sbi->free_clusters) >= 0)
 		atomic64_add(set ? -(s64)b->len : (s64)b->len, &sbi->free_clusters);
+	if (!err && !b->mft && !set && sbi->opt.discard)
+		ntfs_discard(sbi, b->start, b->len);
 	mutex_unlock(lock);
 	if (err)
 		ntfs_err_ratelimited(sbi->sb, b->mft ? NTFS_MFT_INO : NTFS_BITMAP_INO,
@@ -288,6 +299,37 @@ int ntfs_free_record(struct ntfs_trans *t, u64 nr)
 	if (nr < NTFS_FIRST_USER_INO || nr >= t->sbi->mft_records)
 		return ntfs_err_ratelimited(t->sbi->sb, nr, "freeing a system or missing record");
 	return ntfs_trans_note_bits(t, true, true, nr, 1);
+}
+
+/**
+ * ntfs_trim() - FITRIM: discard the free runs of clusters in a range
+ * @sbi:	the volume
+ * @start:	first cluster
+ * @end:	cluster after the range
+ * @minlen:	shortest run worth discarding, in clusters
+ * @trimmed:	set to the clusters discarded
+ *
+ * Each run is discarded under the bitmap lock, so that no cluster is
+ * handed out while the device forgets it.
+ *
+ * Return: 0, -EINTR, -EIO.
+ */
+int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed)
+{
+	u64 found, n;
+	int err = 0;
+
+	*trimmed = 0;
+	end = min(end, sbi->total_clusters);
+	while (!err && start < end) {
+		mutex_lock(&sbi->bitmap_lock);
+		err = ntfs_find_clear(sbi->bitmap, start, end, end - start, &found, &n);
+		if (!err && found < end && n >= minlen && !ntfs_discard(sbi, found, n))
+			*trimmed += n;
+		mutex_unlock(&sbi->bitmap_lock);
+		start = found + max_t(u64, n, 1);
+	}
+	return err;
 }
 
 /**

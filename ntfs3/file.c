@@ -7,6 +7,8 @@
  */
 
 #include <linux/blkdev.h>
+#include <linux/mount.h>
+#include <linux/nls.h>
 #include <linux/iomap.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
@@ -144,7 +146,7 @@ static int ntfs_write_alloc(struct inode *inode, loff_t pos, loff_t len)
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 	mutex_unlock(&ni->ni_lock);
 	return err;
 }
@@ -181,7 +183,7 @@ static int ntfs_change(struct inode *inode,
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 	mutex_unlock(&ni->ni_lock);
 	return err;
 }
@@ -249,7 +251,7 @@ static ssize_t ntfs_write_resident(struct kiocb *iocb, struct iov_iter *from)
 		if (!err)
 			err = ntfs_trans_commit(&t);
 		else
-			ntfs_trans_abort(&t);
+			ntfs_trans_fail(&t, err);
 		mutex_unlock(&ni->ni_lock);
 	}
 	kfree(buf);
@@ -474,21 +476,148 @@ static int ntfs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	return err;
 }
 
+/* ---- ioctls -------------------------------------------------------------- */
+
+/*
+ * The shutdown ioctl shared by ext4, XFS, f2fs and btrfs (the header of
+ * this kernel does not name it yet), with its flags.
+ */
+#define NTFS_IOC_SHUTDOWN		_IOR('X', 125, __u32)
+#define NTFS_SHUTDOWN_DEFAULT		0	/* write everything, then stop */
+#define NTFS_SHUTDOWN_LOGFLUSH		1	/* likewise (no journal yet) */
+#define NTFS_SHUTDOWN_NOLOGFLUSH	2	/* stop at once */
+
+static int ntfs_get_label(struct ntfs_sb *sbi, void __user *arg)
+{
+	char label[FSLABEL_MAX] = {};
+
+	strscpy(label, sbi->label, sizeof(label));
+	return copy_to_user(arg, label, sizeof(label)) ? -EFAULT : 0;
+}
+
+/* Store @u (@n units) as the $VOLUME_NAME of record 3. */
+static int ntfs_store_label(struct ntfs_trans *t, const __le16 *u, int n)
+{
+	struct ntfs_record *r = ntfs_trans_record(t, NTFS_VOLUME_INO);
+	struct ntfs_attr *a;
+	int err;
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	a = ntfs_rec_find(r, NTFS_AT_VOLUME_NAME, NULL, 0);
+	if (a && a->non_resident)
+		return ntfs_err_ratelimited(t->sbi->sb, NTFS_VOLUME_INO,
+					    "$VOLUME_NAME is non-resident");
+	if (!a)
+		a = ntfs_rec_insert(t->sbi, r, NTFS_AT_VOLUME_NAME, NULL, 0, false, 2 * n);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	err = ntfs_rec_set_value_len(t->sbi, r, a, 2 * n);
+	if (!err)
+		memcpy(ntfs_attr_value(a, 2 * n), u, 2 * n);
+	return err;
+}
+
+static int ntfs_set_label(struct file *file, struct ntfs_sb *sbi, void __user *arg)
+{
+	char label[FSLABEL_MAX];
+	struct ntfs_trans t;
+	__le16 *u;
+	int n, err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (copy_from_user(label, arg, sizeof(label)))
+		return -EFAULT;
+	label[FSLABEL_MAX - 1] = 0;
+	u = kmalloc_array(FSLABEL_MAX, sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return -ENOMEM;
+	n = utf8s_to_utf16s(label, strlen(label), UTF16_LITTLE_ENDIAN, (wchar_t *)u, 128);
+	err = n < 0 ? -EINVAL : mnt_want_write_file(file);
+	if (!err) {
+		err = ntfs_trans_begin(sbi, &t);
+		if (!err) {
+			err = ntfs_store_label(&t, u, n);
+			if (!err)
+				err = ntfs_trans_commit(&t);
+			else
+				ntfs_trans_fail(&t, err);
+		}
+		mnt_drop_write_file(file);
+	}
+	if (!err)
+		strscpy(sbi->label, label, sizeof(sbi->label));
+	kfree(u);
+	return err;
+}
+
+static int ntfs_trim_ioctl(struct ntfs_sb *sbi, void __user *arg)
+{
+	struct fstrim_range range;
+	int err;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!bdev_max_discard_sectors(sbi->sb->s_bdev))
+		return -EOPNOTSUPP;
+	if (copy_from_user(&range, arg, sizeof(range)))
+		return -EFAULT;
+	if (sb_rdonly(sbi->sb))
+		return -EROFS;
+	err = ntfs_trim(sbi, range.start >> sbi->cluster_bits,
+			(range.start + range.len) >> sbi->cluster_bits,
+			max_t(u64, 1, range.minlen >> sbi->cluster_bits), &range.len);
+	if (err)
+		return err;
+	range.len <<= sbi->cluster_bits;
+	return copy_to_user(arg, &range, sizeof(range)) ? -EFAULT : 0;
+}
+
+static int ntfs_shutdown(struct ntfs_sb *sbi, u32 __user *arg)
+{
+	struct super_block *sb = sbi->sb;
+	u32 how;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (get_user(how, arg))
+		return -EFAULT;
+	if (how > NTFS_SHUTDOWN_NOLOGFLUSH)
+		return -EINVAL;
+	if (how != NTFS_SHUTDOWN_NOLOGFLUSH && !sb_rdonly(sb)) {
+		sync_filesystem(sb);
+		ntfs_trans_flush(sbi, true);
+	}
+	WRITE_ONCE(sbi->shutdown, true);
+	pr_info("ntfs3 (%s): shut down: no more changes until unmount\n", sb->s_id);
+	return 0;
+}
+
 /**
- * ntfs_ioctl() - FS_IOC_GETFSLABEL
+ * ntfs_ioctl() - Volume ioctls: labels, FITRIM, shutdown
  * @file:	any file of the volume
  * @cmd:	the ioctl
- * @arg:	user buffer of FSLABEL_MAX bytes
+ * @arg:	its argument
+ *
+ * Return: 0, -ENOTTY for an ioctl we do not have, or an error.
  */
 long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct ntfs_sb *sbi = NTFS_SB(file_inode(file)->i_sb);
-	char label[FSLABEL_MAX] = {};
+	void __user *p = (void __user *)arg;
 
-	if (cmd != FS_IOC_GETFSLABEL)
-		return -ENOTTY;
-	strscpy(label, sbi->label, sizeof(label));
-	return copy_to_user((void __user *)arg, label, sizeof(label)) ? -EFAULT : 0;
+	switch (cmd) {
+	case FS_IOC_GETFSLABEL:
+		return ntfs_get_label(sbi, p);
+	case FS_IOC_SETFSLABEL:
+		return ntfs_set_label(file, sbi, p);
+	case FITRIM:
+		return ntfs_trim_ioctl(sbi, p);
+	case NTFS_IOC_SHUTDOWN:
+		return ntfs_shutdown(sbi, p);
+	}
+	return -ENOTTY;
 }
 
 const struct file_operations ntfs_file_fops = {
@@ -505,6 +634,7 @@ const struct file_operations ntfs_file_fops = {
 };
 
 const struct inode_operations ntfs_file_iops = {
+	.permission	= ntfs_permission,
 	.getattr	= ntfs_getattr,
 	.setattr	= ntfs_setattr,
 	.fiemap		= ntfs_fiemap,

@@ -147,7 +147,7 @@ static void ntfs_delete_file(struct inode *inode)
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 out:
 	if (err)
 		ntfs_err_ratelimited(inode->i_sb, ni->record,
@@ -215,7 +215,7 @@ int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc)
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 	mutex_unlock(&ni->ni_lock);
 	return err;
 }
@@ -394,6 +394,23 @@ struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 	if (IS_ERR(inode))
 		ntfs_stream_release(&ns);
 	return inode;
+}
+
+/**
+ * ntfs_permission() - Access checks, or none under noacsrules
+ * @idmap:	idmap of the mount
+ * @inode:	the file
+ * @mask:	MAY_* wanted
+ *
+ * noacsrules (the in-tree driver's no_acs_rules) lets every user do
+ * everything the mount allows: read-only and immutable are checked by the
+ * VFS before this.
+ */
+int ntfs_permission(struct mnt_idmap *idmap, struct inode *inode, int mask)
+{
+	if (NTFS_SB(inode->i_sb)->opt.noacsrules)
+		return 0;
+	return generic_permission(idmap, inode, mask);
 }
 
 /**

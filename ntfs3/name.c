@@ -123,3 +123,62 @@ int ntfs_name_cmp(const struct ntfs_sb *sbi, const __le16 *a, const u16 *up, u32
 	}
 	return 0;
 }
+
+/* Whether the first @len units of @name, upcased ASCII, spell @word. */
+static bool ntfs_name_word_is(const __le16 *name, u32 len, const char *word)
+{
+	u32 i;
+
+	if (strlen(word) != len)
+		return false;
+	for (i = 0; i < len; i++) {
+		u16 c = le16_to_cpu(name[i]);
+
+		if (c >= 'a' && c <= 'z')
+			c -= 'a' - 'A';
+		if (c != word[i])
+			return false;
+	}
+	return true;
+}
+
+/* A DOS device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9), alone or with an extension. */
+static bool ntfs_name_is_device(const __le16 *name, u32 len)
+{
+	static const char * const devices[] = { "CON", "PRN", "AUX", "NUL" };
+	u32 base = 0, i;
+	u16 d;
+
+	while (base < len && le16_to_cpu(name[base]) != '.')
+		base++;
+	for (i = 0; i < ARRAY_SIZE(devices); i++)
+		if (ntfs_name_word_is(name, base, devices[i]))
+			return true;
+	if (base != 4)
+		return false;
+	d = le16_to_cpu(name[3]);
+	return d >= '1' && d <= '9' &&
+	       (ntfs_name_word_is(name, 3, "COM") || ntfs_name_word_is(name, 3, "LPT"));
+}
+
+/**
+ * ntfs_name_windows_ok() - Whether Windows can create and open a name
+ * @name:	UTF-16 name
+ * @len:	units in @name, at least 1
+ *
+ * Windows refuses control characters, " * / : < > ? \ |, a trailing
+ * space or dot, and the DOS device names.
+ */
+bool ntfs_name_windows_ok(const __le16 *name, u32 len)
+{
+	u16 last = le16_to_cpu(name[len - 1]);
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		u16 c = le16_to_cpu(name[i]);
+
+		if (c < 0x20 || (c < 0x80 && strchr("\"*/:<>?\\|", c)))
+			return false;
+	}
+	return last != ' ' && last != '.' && !ntfs_name_is_device(name, len);
+}

@@ -360,6 +360,8 @@ static struct ntfs_file_name *ntfs_new_fn(struct inode *dir, const struct qstr *
 	if (!fn)
 		return ERR_PTR(-ENOMEM);
 	n = ntfs_name_to_utf16(sbi, q->name, q->len, fn->name);
+	if (n > 0 && sbi->opt.windows_names && !ntfs_name_windows_ok(fn->name, n))
+		n = -EINVAL;
 	if (n <= 0) {
 		kfree(fn);
 		return ERR_PTR(n ? n : -EINVAL);
@@ -479,7 +481,7 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 	if (!err) {
 		inode_set_mtime_to_ts(dir, ts);
 		inode_set_ctime_to_ts(dir, ts);
@@ -656,7 +658,7 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 	if (!err) {
 		inode_set_mtime_to_ts(dir, ts);
 		inode_set_ctime_to_ts(dir, ts);
@@ -762,7 +764,7 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 	if (!err) {
 		inc_nlink(inode);
 		inode_set_mtime_to_ts(dir, ts);
@@ -849,7 +851,7 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_abort(&t);
+		ntfs_trans_fail(&t, err);
 	if (!err)
 		ntfs_renamed(old_dir, new_dir, inode, target, flags, ts);
 	ntfs_lockset_unlock(&ls);
@@ -874,6 +876,7 @@ const struct inode_operations ntfs_dir_iops = {
 	.unlink		= ntfs_unlink,
 	.rmdir		= ntfs_rmdir,
 	.rename		= ntfs_rename,
+	.permission	= ntfs_permission,
 	.getattr	= ntfs_getattr,
 	.listxattr	= ntfs_listxattr,
 };

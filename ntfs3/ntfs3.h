@@ -67,6 +67,10 @@ static inline int ntfs_walk_step(void)
 	return fatal_signal_pending(current) ? -EINTR : 0;
 }
 
+/* errors=: what a corruption met while writing does to the volume. */
+#define NTFS_ERRORS_REMOUNT_RO	0
+#define NTFS_ERRORS_CONTINUE	1
+
 /* Mount options, as parsed. */
 struct ntfs_options {
 	kuid_t		uid;
@@ -80,6 +84,12 @@ struct ntfs_options {
 	unsigned int	sys_immutable:1;
 	unsigned int	nocase:1;
 	unsigned int	force:1;
+	unsigned int	discard:1;
+	unsigned int	sparse:1;
+	unsigned int	prealloc:1;
+	unsigned int	windows_names:1;
+	unsigned int	noacsrules:1;
+	unsigned int	errors:1;	/* NTFS_ERRORS_* */
 	/* Given explicitly: then they win over WSL's $LX* EAs. */
 	unsigned int	uid_set:1;
 	unsigned int	gid_set:1;
@@ -358,6 +368,7 @@ int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char 
 int ntfs_name_to_utf16(struct ntfs_sb *sbi, const char *name, int len, __le16 *out);
 int ntfs_name_cmp(const struct ntfs_sb *sbi, const __le16 *a, const u16 *up, u32 alen,
 		  const __le16 *b, u32 blen, bool nocase);
+bool ntfs_name_windows_ok(const __le16 *name, u32 len);
 
 static inline u16 ntfs_upcase(const struct ntfs_sb *sbi, u16 c)
 {
@@ -405,6 +416,7 @@ void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool c
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
 int ntfs_trans_commit(struct ntfs_trans *t);
 void ntfs_trans_abort(struct ntfs_trans *t);
+void ntfs_trans_fail(struct ntfs_trans *t, int err);
 int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear);
 int ntfs_volume_mark_dirty(struct ntfs_sb *sbi);
 int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait);
@@ -416,18 +428,23 @@ int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
 int ntfs_free_record(struct ntfs_trans *t, u64 nr);
 void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
 s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
+int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed);
 
 /* attrib.c */
 int ntfs_recset_load(struct ntfs_sb *sbi, u64 nr, struct ntfs_recset *rs);
 void ntfs_recset_free(struct ntfs_recset *rs);
 struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_recset_pos *pos);
 
-/* attrib.c: changing attributes (under ni_lock, inside a transaction) */
+/*
+ * attrib.c: changing attributes (under ni_lock, inside a transaction);
+ * ntfs_rec_find() and ntfs_rec_remove() are attrrec.c's (attrrec.h).
+ */
 struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name_len);
 struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
 				  const __le16 *name, u8 name_len, bool nonres, u32 body_len);
 void ntfs_rec_remove(void *rec, struct ntfs_attr *a);
 int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, u32 len);
+int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr);
 int ntfs_stream_write_resident(struct ntfs_trans *t, struct inode *inode, u64 pos,
 			       const void *buf, u32 len);
 int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode);
@@ -492,6 +509,7 @@ struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);
 void ntfs_evict_inode(struct inode *inode);
 int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc);
+int ntfs_permission(struct mnt_idmap *idmap, struct inode *inode, int mask);
 int __init ntfs_inode_cache_init(void);
 void ntfs_inode_cache_destroy(void);
 struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,

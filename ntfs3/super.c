@@ -25,7 +25,15 @@
 enum {
 	OPT_UID, OPT_GID, OPT_UMASK, OPT_FMASK, OPT_DMASK, OPT_IOCHARSET,
 	OPT_SHOWMETA, OPT_HIDDEN, OPT_NOHIDDEN, OPT_HIDE_DOT_FILES,
-	OPT_SYS_IMMUTABLE, OPT_NOCASE, OPT_FORCE,
+	OPT_SYS_IMMUTABLE, OPT_NOCASE, OPT_FORCE, OPT_DISCARD, OPT_SPARSE,
+	OPT_PREALLOC, OPT_ACL, OPT_WINDOWS_NAMES, OPT_ACSRULES, OPT_NO_ACS_RULES,
+	OPT_ERRORS,
+};
+
+static const struct constant_table ntfs_errors_table[] = {
+	{ "continue",	NTFS_ERRORS_CONTINUE },
+	{ "remount-ro",	NTFS_ERRORS_REMOUNT_RO },
+	{}
 };
 
 static const struct fs_parameter_spec ntfs_param_spec[] = {
@@ -35,6 +43,7 @@ static const struct fs_parameter_spec ntfs_param_spec[] = {
 	fsparam_u32oct("fmask", OPT_FMASK),
 	fsparam_u32oct("dmask", OPT_DMASK),
 	fsparam_string("iocharset", OPT_IOCHARSET),
+	fsparam_string("nls", OPT_IOCHARSET),		/* the in-tree driver's name */
 	fsparam_flag_no("showmeta", OPT_SHOWMETA),
 	fsparam_flag("hidden", OPT_HIDDEN),
 	fsparam_flag("nohidden", OPT_NOHIDDEN),
@@ -42,8 +51,50 @@ static const struct fs_parameter_spec ntfs_param_spec[] = {
 	fsparam_flag_no("sys_immutable", OPT_SYS_IMMUTABLE),
 	fsparam_flag_no("nocase", OPT_NOCASE),
 	fsparam_flag_no("force", OPT_FORCE),
+	fsparam_flag_no("discard", OPT_DISCARD),
+	fsparam_flag_no("sparse", OPT_SPARSE),
+	fsparam_flag_no("prealloc", OPT_PREALLOC),
+	fsparam_flag_no("acl", OPT_ACL),
+	fsparam_flag_no("windows_names", OPT_WINDOWS_NAMES),
+	fsparam_flag_no("acsrules", OPT_ACSRULES),
+	fsparam_flag("no_acs_rules", OPT_NO_ACS_RULES),	/* the in-tree spelling */
+	fsparam_enum("errors", OPT_ERRORS, ntfs_errors_table),
 	{}
 };
+
+/* The options that only matter when writing. */
+static int ntfs_parse_write_param(struct fs_context *fc, struct ntfs_options *o, int opt,
+				  const struct fs_parse_result *r)
+{
+	switch (opt) {
+	case OPT_DISCARD:
+		o->discard = !r->negated;
+		break;
+	case OPT_SPARSE:
+		o->sparse = !r->negated;
+		break;
+	case OPT_PREALLOC:
+		o->prealloc = !r->negated;
+		break;
+	case OPT_ACL:
+		if (!r->negated)
+			return invalfc(fc, "acl: POSIX ACLs are not supported yet");
+		break;
+	case OPT_WINDOWS_NAMES:
+		o->windows_names = !r->negated;
+		break;
+	case OPT_ACSRULES:
+		o->noacsrules = r->negated;
+		break;
+	case OPT_NO_ACS_RULES:
+		o->noacsrules = 1;
+		break;
+	case OPT_ERRORS:
+		o->errors = r->uint_32;
+		break;
+	}
+	return 0;
+}
 
 static int ntfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 {
@@ -108,6 +159,8 @@ static int ntfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	case OPT_FORCE:
 		o->force = !r.negated;
 		break;
+	default:
+		return ntfs_parse_write_param(fc, o, opt, &r);
 	}
 	return 0;
 }
@@ -675,6 +728,18 @@ static int ntfs_show_options(struct seq_file *m, struct dentry *root)
 		seq_puts(m, ",nocase");
 	if (o->force)
 		seq_puts(m, ",force");
+	if (o->discard)
+		seq_puts(m, ",discard");
+	if (o->sparse)
+		seq_puts(m, ",sparse");
+	if (o->prealloc)
+		seq_puts(m, ",prealloc");
+	if (o->windows_names)
+		seq_puts(m, ",windows_names");
+	if (o->noacsrules)
+		seq_puts(m, ",noacsrules");
+	seq_printf(m, ",errors=%s",
+		   o->errors == NTFS_ERRORS_CONTINUE ? "continue" : "remount-ro");
 	return 0;
 }
 
@@ -733,7 +798,7 @@ static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	if (sbi->opt.nocase)
 		sb->s_d_op = &ntfs_nocase_dops;
-	sb->s_flags |= SB_RDONLY | SB_NODIRATIME;
+	sb->s_flags |= SB_RDONLY;
 	atomic64_set(&sbi->free_clusters, -1);
 
 	if (sbi->opt.iocharset && strcmp(sbi->opt.iocharset, "utf8")) {

@@ -28,8 +28,8 @@
  * the file system.  The first transaction of a mount puts the dirty flag
  * on the volume, on disk, before anything else changes.
  *
- * Return: 0; -EROFS on a read-only or shut-down volume; the error of
- * writing the dirty flag.
+ * Return: 0; -EROFS on a read-only volume, -EIO on a shut-down one; the
+ * error of writing the dirty flag.
  */
 int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t)
 {
@@ -38,7 +38,9 @@ int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t)
 	memset(t, 0, sizeof(*t));
 	t->sbi = sbi;
 	INIT_LIST_HEAD(&t->blocks);
-	if (sb_rdonly(sbi->sb) || READ_ONCE(sbi->shutdown))
+	if (READ_ONCE(sbi->shutdown))
+		return -EIO;
+	if (sb_rdonly(sbi->sb))
 		return -EROFS;
 	down_read(&sbi->trans_rwsem);
 	t->nofs = memalloc_nofs_save();
@@ -451,6 +453,27 @@ int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 		err = err ? err : e;
 	}
 	return err;
+}
+
+/**
+ * ntfs_trans_fail() - Abort a transaction whose operation failed
+ * @t:		the transaction
+ * @err:	why it failed
+ *
+ * A failure that is damage on the volume (-EIO) also protects the volume
+ * as errors= says: with remount-ro (the default) no further change is
+ * made until a remount.
+ */
+void ntfs_trans_fail(struct ntfs_trans *t, int err)
+{
+	struct super_block *sb = t->sbi->sb;
+
+	ntfs_trans_abort(t);
+	if (err != -EIO || t->sbi->opt.errors == NTFS_ERRORS_CONTINUE || sb_rdonly(sb))
+		return;
+	pr_err("ntfs3 (%s): damage found while writing: remounting read-only (run chkdsk)\n",
+	       sb->s_id);
+	sb->s_flags |= SB_RDONLY;
 }
 
 /* ---- the volume's dirty flag ------------------------------------------- */

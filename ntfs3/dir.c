@@ -12,10 +12,19 @@
 
 /*
  * A readdir in progress, kept in the open file between getdents calls so
- * that listing a directory reads each index block once.
+ * that listing a directory reads each index block once.  It also keeps the
+ * key of the last entry its walk returned: when the index changed since
+ * (the directory's index_gen moved), the nodes the walk holds are stale,
+ * and the walk starts again right after that key.
  */
 struct ntfs_dir_cursor {
 	loff_t pos;			/* ctx->pos the cursor is at */
+	u64 gen;			/* the directory's index_gen the walk is of */
+	bool have_key;			/* @key holds the last entry walked */
+	union {
+		struct ntfs_file_name fn;
+		u8 bytes[sizeof(struct ntfs_file_name) + 2 * NTFS_MAX_NAME];
+	} key;
 	/* An entry the caller's buffer had no room for: emitted first next time. */
 	bool pending;
 	int pending_len;
@@ -29,7 +38,33 @@ static void ntfs_dir_cursor_reset(struct ntfs_dir_cursor *c)
 {
 	ntfs_index_cursor_reset(&c->walk);
 	c->pending = false;
+	c->have_key = false;
 	c->pos = 2;
+}
+
+/*
+ * The index changed under the cursor: walk on from the first key after the
+ * last one walked.  Entries present all along are thus listed once, and
+ * removing the entries already listed (rm -rf) makes none be skipped.
+ */
+static int ntfs_dir_cursor_resume(struct ntfs_inode *ni, struct ntfs_dir_cursor *c)
+{
+	int err;
+
+	ntfs_index_cursor_reset(&c->walk);
+	if (!c->have_key)
+		return 0;
+	err = ntfs_index_cursor_seek(ni, &c->walk, &c->key.fn);
+	if (err)
+		ntfs_index_cursor_reset(&c->walk);
+	return err;
+}
+
+/* Remember the key of the entry the walk just returned. */
+static void ntfs_dir_cursor_note(struct ntfs_dir_cursor *c, const struct ntfs_file_name *fn)
+{
+	memcpy(&c->key, fn, sizeof(*fn) + 2 * fn->name_length);
+	c->have_key = true;
 }
 
 /*
@@ -92,6 +127,7 @@ static int ntfs_readdir(struct file *file, struct dir_context *ctx)
 	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
 	struct ntfs_dir_cursor *c = file->private_data;
 	const struct ntfs_index_entry *e = NULL;
+	struct ntfs_inode *ni = NTFS_I(dir);
 	char *buf;
 	int err = 0;
 
@@ -108,6 +144,11 @@ static int ntfs_readdir(struct file *file, struct dir_context *ctx)
 	/* A seek elsewhere: walk again from the start to that position. */
 	if (ctx->pos != c->pos || ctx->pos == 2)
 		ntfs_dir_cursor_reset(c);
+	else if (c->gen != READ_ONCE(ni->index_gen))
+		err = ntfs_dir_cursor_resume(ni, c);
+	c->gen = READ_ONCE(ni->index_gen);
+	if (err)
+		return err;
 	if (c->pending) {
 		if (!dir_emit(ctx, c->pending_name, c->pending_len, c->pending_ino,
 			      c->pending_type))
@@ -118,11 +159,12 @@ static int ntfs_readdir(struct file *file, struct dir_context *ctx)
 	}
 	buf = c->pending_name;
 
-	while ((e = ntfs_index_cursor_next(NTFS_I(dir), &c->walk)) && !IS_ERR(e)) {
+	while ((e = ntfs_index_cursor_next(ni, &c->walk)) && !IS_ERR(e)) {
 		const struct ntfs_file_name *fn = ntfs_entry_name(e);
 		int n;
 
-		if (!ntfs_entry_visible(sbi, NTFS_I(dir), e))
+		ntfs_dir_cursor_note(c, fn);
+		if (!ntfs_entry_visible(sbi, ni, e))
 			continue;
 		n = ntfs_name_from_utf16(sbi, fn->name, fn->name_length, buf,
 					 NTFS_MAX_NAME * NLS_MAX_CHARSET_SIZE);

@@ -15,6 +15,7 @@
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
 
+#include "idxnode.h"
 #include "ntfs3.h"
 
 /*
@@ -529,4 +530,1147 @@ const struct ntfs_index_entry *ntfs_index_cursor_next(struct ntfs_inode *ni,
 		/* The parent's last entry: its node is finished too. */
 		l->child_done = true;
 	}
+}
+
+/*
+ * The first entry of @node above @key (the end entry if none), checked.
+ * A node holds at most size / 16 entries: the walk is bounded.
+ */
+static const struct ntfs_index_entry *ntfs_node_after(const struct ntfs_sb *sbi,
+						      const struct ntfs_node *node,
+						      const struct ntfs_file_name *key,
+						      const u16 *up, u32 *ofs)
+{
+	const struct ntfs_index_entry *e;
+
+	for (*ofs = le32_to_cpu(node->hdr->entries_offset);; *ofs += le16_to_cpu(e->length)) {
+		const struct ntfs_file_name *efn;
+		int c;
+
+		e = ntfs_node_entry(node, *ofs);
+		if (!e || le16_to_cpu(e->flags) & NTFS_IE_LAST)
+			return e;
+		efn = ntfs_entry_name(e);
+		c = ntfs_name_cmp(sbi, key->name, up, key->name_length, efn->name,
+				  efn->name_length, false);
+		if (c < 0 || (!c && key->name_space < efn->name_space))
+			return e;
+	}
+}
+
+/**
+ * ntfs_index_cursor_seek() - Start a cursor at the first entry after a key
+ * @ni:		the directory
+ * @c:		the cursor, reset (ntfs_index_cursor_reset())
+ * @key:	the $FILE_NAME of the last entry returned (name and namespace)
+ *
+ * readdir calls this when the index changed since its cursor's walk
+ * began: the nodes the cursor held may have split, merged or gone, but
+ * the order of the keys is the same, so the walk goes on after the last
+ * key it returned, wherever that key lives now.  The cursor is built as
+ * the walk would have left it: on each level the first entry above @key,
+ * with the descent into that entry's subtree already made.
+ *
+ * Return: 0, or an errno (the cursor is then to be reset).
+ */
+int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
+			   const struct ntfs_file_name *key)
+{
+	struct ntfs_sb *sbi = NTFS_SB(ni->vfs_inode.i_sb);
+	const struct ntfs_index_entry *e;
+	u16 *up;
+	int err = 0;
+	u32 i;
+
+	up = kmalloc_array(NTFS_MAX_NAME, sizeof(*up), GFP_NOFS);
+	if (!up)
+		return -ENOMEM;
+	for (i = 0; i < key->name_length; i++)
+		up[i] = ntfs_upcase(sbi, le16_to_cpu(key->name[i]));
+	c->depth = 0;
+	ntfs_node_root(ni, &c->lvl[0].node);
+	for (;;) {
+		typeof(c->lvl[0]) *l = &c->lvl[c->depth];
+
+		e = ntfs_node_after(sbi, &l->node, key, up, &l->ofs);
+		if (!e) {
+			err = ntfs_index_bad(ni, "entry out of bounds of its node");
+			break;
+		}
+		l->child_done = false;
+		if (!(le16_to_cpu(e->flags) & NTFS_IE_HAS_CHILD))
+			break;
+		err = ntfs_cursor_descend(ni, c, ntfs_entry_child(e));
+		if (err)
+			break;
+		l->child_done = true;
+		c->depth++;
+	}
+	kfree(up);
+	return err;
+}
+
+/* ---- changing the tree -------------------------------------------------- */
+
+/*
+ * Insert and delete work on the transaction's copies of the nodes: the
+ * root inside the directory's base record (ntfs_trans_record()) and the
+ * index blocks (ntfs_trans_iblock()).  A walk from the root records the
+ * path; a change that overflows a node splits it and moves its median up
+ * the path, one that leaves a node small merges it with a sibling or
+ * takes entries from it.  docs/design/ntfs3.md, "Index changes".
+ */
+
+static const __le16 ntfs_i30[] = { cpu_to_le16('$'), cpu_to_le16('I'),
+				   cpu_to_le16('3'), cpu_to_le16('0') };
+
+#define NTFS_ROOT_VCN		U64_MAX
+#define NTFS_ITREE_CHANGED	64
+
+struct ntfs_itree_lvl {
+	u64 vcn;			/* NTFS_ROOT_VCN for the root */
+	struct ntfs_index_header *h;	/* the node, in the transaction's copy */
+	u32 ofs;			/* the entry the path goes through */
+};
+
+/* An index being changed: the path of the current walk and scratch space. */
+struct ntfs_itree {
+	struct ntfs_trans *t;
+	struct inode *dir;
+	struct ntfs_inode *ni;
+	struct ntfs_sb *sbi;
+	struct ntfs_record *rec;	/* the directory's base record */
+	ntfs_ix_cmp_t cmp;		/* the index's order */
+	const void *key;		/* what the walk looks for */
+	u32 min_key;			/* shortest key the index has */
+	u8 shift;			/* VCN units: cluster or 512 bytes */
+	int depth;			/* deepest level of the path */
+	struct ntfs_itree_lvl lvl[NTFS_MAX_INDEX_DEPTH + 1];
+	u64 changed[NTFS_ITREE_CHANGED];	/* blocks changed, for the cache */
+	unsigned int nr_changed;
+	u8 *scratch;			/* two blocks: a node being split or merged */
+	u64 ent[4][NTFS_IE_MAX / 8 + 1];	/* entries in flight */
+};
+
+/* Entries in flight: the new or replacing one, two for medians, a raw copy. */
+#define IT_ENT(tr, i)	((struct ntfs_index_entry *)(tr)->ent[i])
+#define IT_KEY		0
+#define IT_RAW		3
+
+static int ntfs_itree_bad(struct ntfs_itree *tr, const char *rule)
+{
+	return ntfs_index_bad(tr->ni, rule);
+}
+
+/* The key of an $I30 entry: its $FILE_NAME, with the name inside the key. */
+static bool ntfs_i30_key_ok(const struct ntfs_index_entry *e)
+{
+	return le16_to_cpu(e->key_length) >=
+	       sizeof(struct ntfs_file_name) + 2 * ntfs_entry_name(e)->name_length;
+}
+
+/* A $FILE_NAME to find or insert, upcased once. */
+struct ntfs_i30_key {
+	const struct ntfs_sb *sbi;
+	const struct ntfs_file_name *fn;
+	u16 up[NTFS_MAX_NAME];
+};
+
+/*
+ * The order of an $I30 index: the file-name collation (upcased, then
+ * exact), then the namespace, so that a Win32 and a POSIX name that are
+ * the same units are two keys and an exact duplicate is one.
+ */
+static int ntfs_i30_cmp(const void *key, const struct ntfs_index_entry *e)
+{
+	const struct ntfs_i30_key *k = key;
+	const struct ntfs_file_name *efn = ntfs_entry_name(e);
+	int c = ntfs_name_cmp(k->sbi, k->fn->name, k->up, k->fn->name_length, efn->name,
+			      efn->name_length, false);
+
+	if (c)
+		return c;
+	if (k->fn->name_space != efn->name_space)
+		return k->fn->name_space < efn->name_space ? -1 : 1;
+	return 0;
+}
+
+static void ntfs_i30_key_init(struct ntfs_i30_key *k, const struct ntfs_sb *sbi,
+			      const struct ntfs_file_name *fn)
+{
+	u32 i;
+
+	k->sbi = sbi;
+	k->fn = fn;
+	for (i = 0; i < fn->name_length; i++)
+		k->up[i] = ntfs_upcase(sbi, le16_to_cpu(fn->name[i]));
+}
+
+/* Offset of the first entry of an index block of @bs bytes (after its USA). */
+static u32 ntfs_iblock_first(u32 bs)
+{
+	u32 usa_end = sizeof(struct ntfs_index_block) + 2 * (bs / NTFS_USA_STRIDE + 1);
+
+	return ALIGN(usa_end, 8) - offsetof(struct ntfs_index_block, hdr);
+}
+
+/* Bytes of entries (end entry included) an index block holds. */
+static u32 ntfs_itree_block_cap(const struct ntfs_itree *tr)
+{
+	u32 bs = tr->ni->index_block_size;
+
+	return bs - offsetof(struct ntfs_index_block, hdr) - ntfs_iblock_first(bs);
+}
+
+static void ntfs_itree_changed(struct ntfs_itree *tr, u64 vcn)
+{
+	unsigned int i;
+
+	if (vcn == NTFS_ROOT_VCN)
+		return;
+	for (i = 0; i < tr->nr_changed; i++)
+		if (tr->changed[i] == vcn)
+			return;
+	if (tr->nr_changed < NTFS_ITREE_CHANGED)
+		tr->changed[tr->nr_changed++] = vcn;
+}
+
+static struct ntfs_attr *ntfs_itree_root_attr(struct ntfs_itree *tr)
+{
+	return ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ROOT, ntfs_i30, ARRAY_SIZE(ntfs_i30));
+}
+
+/* Every key of a checked node is a sound $FILE_NAME. */
+static const char *ntfs_itree_check_keys(const struct ntfs_index_header *h)
+{
+	u32 ofs;
+
+	for (ofs = ntfs_ix_first(h); !ntfs_ie_is_last(ntfs_ix_at(h, ofs));
+	     ofs += ntfs_ie_len(ntfs_ix_at(h, ofs)))
+		if (!ntfs_i30_key_ok(ntfs_ix_at(h, ofs)))
+			return "a $FILE_NAME key is longer than its entry's key";
+	return NULL;
+}
+
+/*
+ * Find the root again (every change of the record may move it) and point
+ * level 0 at it; with @check, check it as a node first.
+ */
+static int ntfs_itree_root(struct ntfs_itree *tr, bool check)
+{
+	struct ntfs_attr *a = ntfs_itree_root_attr(tr);
+	struct ntfs_index_root *ir;
+	const char *why;
+	u32 len;
+
+	if (!a || a->non_resident)
+		return ntfs_itree_bad(tr, "no resident $INDEX_ROOT:$I30 in the base record");
+	len = le32_to_cpu(a->r.value_length);
+	ir = ntfs_attr_value(a, sizeof(*ir));
+	if (!ir || le16_to_cpu(a->r.value_offset) + len > le32_to_cpu(a->length))
+		return ntfs_itree_bad(tr, "$INDEX_ROOT:$I30 is short or past its attribute");
+	tr->lvl[0].vcn = NTFS_ROOT_VCN;
+	tr->lvl[0].h = &ir->hdr;
+	if (!check)
+		return 0;
+	why = ntfs_ix_check(&ir->hdr, len - offsetof(struct ntfs_index_root, hdr),
+			    tr->min_key);
+	if (!why)
+		why = ntfs_itree_check_keys(&ir->hdr);
+	return why ? ntfs_itree_bad(tr, why) : 0;
+}
+
+/* Resize the root's value so that its node has @alloc bytes. */
+static int ntfs_itree_root_resize(struct ntfs_itree *tr, u32 alloc)
+{
+	int err = ntfs_rec_set_value_len(tr->sbi, tr->rec, ntfs_itree_root_attr(tr),
+					 offsetof(struct ntfs_index_root, hdr) + alloc);
+
+	if (err)
+		return err;
+	ntfs_itree_root(tr, false);
+	tr->lvl[0].h->allocated_size = cpu_to_le32(alloc);
+	return 0;
+}
+
+/* The root gives back the bytes it does not use. */
+static int ntfs_itree_root_shrink(struct ntfs_itree *tr)
+{
+	return ntfs_itree_root_resize(tr, ntfs_ix_used(tr->lvl[0].h));
+}
+
+/* Block @vcn of the index, checked, for a change. */
+static int ntfs_itree_block(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_header **hp)
+{
+	u32 size = tr->ni->index_block_size - offsetof(struct ntfs_index_block, hdr);
+	struct ntfs_index_block *ib;
+	const char *why;
+
+	if (!tr->ni->stream.alloc_size)
+		return ntfs_itree_bad(tr, "an entry has a child, but there is no index allocation");
+	ib = ntfs_trans_iblock(tr->t, tr->dir, vcn, false);
+	if (IS_ERR(ib))
+		return PTR_ERR(ib);
+	if (le32_to_cpu(ib->hdr.allocated_size) != size)
+		return ntfs_itree_bad(tr, "an index block's allocated size is not its block size");
+	why = ntfs_ix_check(&ib->hdr, size, tr->min_key);
+	if (!why)
+		why = ntfs_itree_check_keys(&ib->hdr);
+	if (why)
+		return ntfs_itree_bad(tr, why);
+	*hp = &ib->hdr;
+	return 0;
+}
+
+/*
+ * Walk from the root towards tr->key.  Return 1 when the key is found
+ * (at tr->lvl[tr->depth].ofs), 0 when not (the path then ends in the leaf
+ * where it would go), or an errno.
+ */
+static int ntfs_itree_walk(struct ntfs_itree *tr)
+{
+	int d = 0, err = ntfs_itree_root(tr, true);
+
+	while (!err) {
+		struct ntfs_itree_lvl *l = &tr->lvl[d];
+		const struct ntfs_index_entry *e;
+		int c = ntfs_ix_find(l->h, tr->cmp, tr->key, &l->ofs);
+
+		tr->depth = d;
+		if (!c)
+			return 1;
+		e = ntfs_ix_at(l->h, l->ofs);
+		if (!ntfs_ie_has_child(e))
+			return 0;
+		if (d == NTFS_MAX_INDEX_DEPTH)
+			return ntfs_itree_bad(tr, "deeper than 32 levels");
+		err = ntfs_walk_step();
+		if (err)
+			break;
+		tr->lvl[++d].vcn = ntfs_ie_child(e);
+		err = ntfs_itree_block(tr, tr->lvl[d].vcn, &tr->lvl[d].h);
+	}
+	return err;
+}
+
+/* ---- index blocks: $BITMAP:$I30 and $INDEX_ALLOCATION:$I30 -------------- */
+
+static u64 ntfs_itree_vcn(const struct ntfs_itree *tr, u64 idx)
+{
+	return (idx * tr->ni->index_block_size) >> tr->shift;
+}
+
+static u64 ntfs_itree_idx(const struct ntfs_itree *tr, u64 vcn)
+{
+	return (vcn << tr->shift) / tr->ni->index_block_size;
+}
+
+/*
+ * The resident value of $BITMAP:$I30 (one bit per index block), or NULL
+ * when there is none.  A non-resident one (large directories written by
+ * Windows) is not handled yet: ERR_PTR(-EOPNOTSUPP).
+ */
+static u8 *ntfs_itree_bitmap(struct ntfs_itree *tr, u32 *len)
+{
+	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, ntfs_i30,
+					    ARRAY_SIZE(ntfs_i30));
+
+	if (!a)
+		return NULL;
+	if (a->non_resident) {
+		ntfs_err_ratelimited(tr->sbi->sb, tr->ni->record,
+				     "$BITMAP:$I30 is non-resident: index changes not supported");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	*len = le32_to_cpu(a->r.value_length);
+	if (le16_to_cpu(a->r.value_offset) + *len > le32_to_cpu(a->length))
+		return ERR_PTR(ntfs_itree_bad(tr, "$BITMAP:$I30 is past its attribute"));
+	return ntfs_attr_value(a, 0);
+}
+
+/* Make $BITMAP:$I30 at least @bytes long (a multiple of 8), creating it. */
+static int ntfs_itree_bitmap_grow(struct ntfs_itree *tr, u32 bytes)
+{
+	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, ntfs_i30,
+					    ARRAY_SIZE(ntfs_i30));
+
+	if (!a) {
+		a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_BITMAP, ntfs_i30,
+				    ARRAY_SIZE(ntfs_i30), false, bytes);
+		return PTR_ERR_OR_ZERO(a);
+	}
+	if (le32_to_cpu(a->r.value_length) >= bytes)
+		return 0;
+	return ntfs_rec_set_value_len(tr->sbi, tr->rec, a, bytes);
+}
+
+/* Give a directory without index blocks an empty $INDEX_ALLOCATION:$I30. */
+static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
+{
+	struct ntfs_stream *ns = &tr->ni->stream;
+	struct ntfs_attr *a;
+
+	if (ns->type == NTFS_AT_INDEX_ALLOC)
+		return 0;	/* there is one, empty */
+	a = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, ntfs_i30, ARRAY_SIZE(ntfs_i30));
+	if (a)
+		return ntfs_itree_bad(tr, "an $INDEX_ALLOCATION:$I30 the inode did not load");
+	a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_INDEX_ALLOC, ntfs_i30,
+			    ARRAY_SIZE(ntfs_i30), true, 8);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	ns->record = tr->ni->record;
+	ns->type = NTFS_AT_INDEX_ALLOC;
+	ns->resident = false;
+	ns->data_size = 0;
+	ns->valid_size = 0;
+	ns->alloc_size = 0;
+	ns->runs_loaded = true;
+	ns->read_around = NTFS_META_READ_AROUND;
+	return 0;
+}
+
+/* Make the index allocation hold block @idx: allocate clusters, set sizes. */
+static int ntfs_itree_alloc_grow(struct ntfs_itree *tr, u64 idx)
+{
+	struct ntfs_stream *ns = &tr->ni->stream;
+	u32 cs = tr->sbi->cluster_size;
+	u64 end = (idx + 1) * tr->ni->index_block_size;
+	int err = 0;
+
+	if (!ns->alloc_size)
+		err = ntfs_itree_alloc_create(tr);
+	if (!err && end > ns->alloc_size)
+		err = ntfs_stream_allocate(tr->t, tr->dir, ns->alloc_size >> tr->sbi->cluster_bits,
+					   DIV_ROUND_UP(end - ns->alloc_size, cs));
+	if (!err && end > ns->data_size)
+		err = ntfs_stream_set_size(tr->t, tr->dir, end);
+	if (!err && end > ns->valid_size)
+		err = ntfs_stream_set_valid(tr->t, tr->dir, end);
+	return err;
+}
+
+/* Take a free block: the first clear bit of the bitmap, else one more block. */
+static int ntfs_itree_take_block(struct ntfs_itree *tr, u64 *idx)
+{
+	u64 nblocks = tr->ni->stream.data_size / tr->ni->index_block_size;
+	u32 len = 0;
+	u8 *bits = ntfs_itree_bitmap(tr, &len);
+	u64 i;
+	int err;
+
+	if (IS_ERR(bits))
+		return PTR_ERR(bits);
+	for (i = 0; bits && i < nblocks && i / 8 < len; i++) {
+		if (bits[i / 8] == 0xff) {
+			i |= 7;
+			continue;
+		}
+		if (!(bits[i / 8] & BIT(i % 8)))
+			break;
+	}
+	if (!bits || i >= nblocks || i / 8 >= len) {
+		i = nblocks;
+		if (i >= U32_MAX / 2)
+			return -ENOSPC;
+		err = ntfs_itree_alloc_grow(tr, i);
+		if (!err)
+			err = ntfs_itree_bitmap_grow(tr, ALIGN(i / 8 + 1, 8));
+		if (err)
+			return err;
+		bits = ntfs_itree_bitmap(tr, &len);
+		if (IS_ERR_OR_NULL(bits) || i / 8 >= len)
+			return ntfs_itree_bad(tr, "$BITMAP:$I30 did not grow");
+	}
+	bits[i / 8] |= BIT(i % 8);
+	*idx = i;
+	return 0;
+}
+
+/* Free block @vcn: clear its bit.  Its clusters stay with the directory. */
+static int ntfs_itree_free_block(struct ntfs_itree *tr, u64 vcn)
+{
+	u64 i = ntfs_itree_idx(tr, vcn);
+	u32 len = 0;
+	u8 *bits = ntfs_itree_bitmap(tr, &len);
+	unsigned int k;
+
+	if (IS_ERR(bits))
+		return PTR_ERR(bits);
+	if (!bits || i / 8 >= len)
+		return ntfs_itree_bad(tr, "an index block in use has no bit in $BITMAP:$I30");
+	bits[i / 8] &= ~BIT(i % 8);
+	for (k = 0; k < tr->nr_changed; k++)
+		if (tr->changed[k] == vcn)
+			tr->changed[k] = NTFS_ROOT_VCN;
+	return 0;
+}
+
+/*
+ * A new empty node in a free block.  Taking the block may change the base
+ * record (bitmap, allocation), so the root is found again.
+ */
+static int ntfs_itree_new_block(struct ntfs_itree *tr, bool children, u64 *vcn,
+				struct ntfs_index_header **hp)
+{
+	struct ntfs_index_block *ib;
+	u64 idx;
+	int err = ntfs_itree_take_block(tr, &idx);
+
+	if (!err)
+		err = ntfs_itree_root(tr, false);
+	if (err)
+		return err;
+	*vcn = ntfs_itree_vcn(tr, idx);
+	ib = ntfs_trans_iblock(tr->t, tr->dir, *vcn, true);
+	if (IS_ERR(ib))
+		return PTR_ERR(ib);
+	ntfs_ix_init(&ib->hdr, ntfs_ix_first(&ib->hdr), le32_to_cpu(ib->hdr.allocated_size),
+		     children, 0);
+	*hp = &ib->hdr;
+	ntfs_itree_changed(tr, *vcn);
+	return 0;
+}
+
+/* ---- insert: split on overflow ------------------------------------------ */
+
+/*
+ * Room for @need more bytes in node @d.  A block has what it has; the root
+ * grows inside the base record, but only while its entries would still fit
+ * one block: pushing it down then always works.  -ENOSPC: split.
+ */
+static int ntfs_itree_room(struct ntfs_itree *tr, int d, u32 need)
+{
+	struct ntfs_index_header *h = tr->lvl[d].h;
+	u32 used = ntfs_ix_used(h);
+
+	if (ntfs_ix_free(h) >= need)
+		return 0;
+	if (d)
+		return -ENOSPC;
+	if (used - ntfs_ix_first(h) + need > ntfs_itree_block_cap(tr))
+		return -ENOSPC;
+	return ntfs_itree_root_resize(tr, used + need);
+}
+
+/*
+ * The root is full: its entries move into a new block, and the root keeps
+ * only its end entry, pointing to that block.  The path gets one level
+ * more; its level 1 is the new block.
+ */
+static int ntfs_itree_push_down(struct ntfs_itree *tr)
+{
+	struct ntfs_index_header *rh = tr->lvl[0].h, *bh;
+	bool children = ntfs_ix_children(rh);
+	u32 ofs;
+	u64 vcn;
+	int err;
+
+	if (tr->depth == NTFS_MAX_INDEX_DEPTH)
+		return ntfs_itree_bad(tr, "deeper than 32 levels");
+	err = ntfs_itree_new_block(tr, children, &vcn, &bh);
+	if (err)
+		return err;
+	rh = tr->lvl[0].h;
+	if (children)
+		ntfs_ie_set_child(ntfs_ix_at(bh, ntfs_ix_end(bh)),
+				  ntfs_ie_child(ntfs_ix_at(rh, ntfs_ix_end(rh))));
+	ntfs_ix_append(bh, rh);
+	ofs = tr->lvl[0].ofs - ntfs_ix_first(rh) + ntfs_ix_first(bh);
+	ntfs_ix_init(rh, ntfs_ix_first(rh), le32_to_cpu(rh->allocated_size), true, vcn);
+	err = ntfs_itree_root_shrink(tr);
+	if (err)
+		return err;
+	memmove(&tr->lvl[2], &tr->lvl[1], tr->depth * sizeof(tr->lvl[0]));
+	tr->depth++;
+	tr->lvl[1].vcn = vcn;
+	tr->lvl[1].h = bh;
+	tr->lvl[1].ofs = ofs;
+	tr->lvl[0].ofs = ntfs_ix_first(tr->lvl[0].h);
+	return 0;
+}
+
+/*
+ * Node @d has no room for @e at its path offset: split it (with @e) at the
+ * median into a new left block and itself (the right half, so the parent's
+ * pointer to it stays right).  *@up gets the median, pointing to the left
+ * block, for the parent.
+ */
+static int ntfs_itree_split(struct ntfs_itree *tr, int d, const struct ntfs_index_entry *e,
+			    struct ntfs_index_entry *up)
+{
+	struct ntfs_index_header *h = tr->lvl[d].h, *s = (void *)tr->scratch, *lh;
+	u32 alloc = le32_to_cpu(h->allocated_size);
+	u64 lvcn;
+	int err;
+
+	memcpy(s, h, ntfs_ix_used(h));
+	s->allocated_size = cpu_to_le32(2 * tr->ni->index_block_size);
+	ntfs_ix_insert(s, tr->lvl[d].ofs, e);
+	err = ntfs_itree_new_block(tr, ntfs_ix_children(h), &lvcn, &lh);
+	if (err)
+		return err;
+	ntfs_ix_split(s, lh, IT_ENT(tr, IT_RAW));
+	memcpy(h, s, ntfs_ix_used(s));
+	h->allocated_size = cpu_to_le32(alloc);
+	ntfs_ie_copy(up, IT_ENT(tr, IT_RAW), true, lvcn);
+	ntfs_itree_changed(tr, tr->lvl[d].vcn);
+	return 0;
+}
+
+/*
+ * Insert @e into node @d of the path, before the entry at its path
+ * offset; a full node splits and its median goes up, a full root is
+ * pushed down first.
+ */
+static int ntfs_itree_insert_at(struct ntfs_itree *tr, int d, struct ntfs_index_entry *e)
+{
+	for (;;) {
+		struct ntfs_index_entry *up;
+		int err = ntfs_itree_room(tr, d, ntfs_ie_len(e));
+
+		if (!err) {
+			ntfs_ix_insert(tr->lvl[d].h, tr->lvl[d].ofs, e);
+			ntfs_itree_changed(tr, tr->lvl[d].vcn);
+			return 0;
+		}
+		if (err != -ENOSPC)
+			return err;
+		if (!d) {
+			err = ntfs_itree_push_down(tr);
+			if (err)
+				return err;
+			d = 1;
+			continue;
+		}
+		up = e == IT_ENT(tr, 1) ? IT_ENT(tr, 2) : IT_ENT(tr, 1);
+		err = ntfs_itree_split(tr, d, e, up);
+		if (err)
+			return err;
+		e = up;
+		d--;
+	}
+}
+
+/* ---- delete: merge or rebalance on underflow ---------------------------- */
+
+/*
+ * Rebalance: all of two siblings and their separator, split again at the
+ * median, which replaces the separator in the parent (@pd).  Used when a
+ * node is empty and its sibling too full to merge with.
+ */
+static int ntfs_itree_redistribute(struct ntfs_itree *tr, int pd, u32 sofs,
+				   struct ntfs_index_header *lh, u64 lvcn,
+				   struct ntfs_index_header *rh, u64 rvcn)
+{
+	struct ntfs_index_header *s = (void *)tr->scratch;
+	struct ntfs_index_header *ph = tr->lvl[pd].h;
+	u32 alloc = le32_to_cpu(rh->allocated_size);
+
+	memcpy(s, rh, ntfs_ix_used(rh));
+	s->allocated_size = cpu_to_le32(2 * tr->ni->index_block_size);
+	ntfs_ix_merge(lh, ntfs_ix_at(ph, sofs), s, IT_ENT(tr, IT_RAW));
+	ntfs_ix_split(s, lh, IT_ENT(tr, IT_RAW));
+	memcpy(rh, s, ntfs_ix_used(s));
+	rh->allocated_size = cpu_to_le32(alloc);
+	ntfs_ie_copy(IT_ENT(tr, 1), IT_ENT(tr, IT_RAW), true, lvcn);
+	ntfs_itree_changed(tr, lvcn);
+	ntfs_itree_changed(tr, rvcn);
+	ntfs_ix_remove(ph, sofs);
+	tr->lvl[pd].ofs = sofs;
+	return ntfs_itree_insert_at(tr, pd, IT_ENT(tr, 1));
+}
+
+/*
+ * The siblings of node @d: the left one, the separator in the parent and
+ * the right one; node @d is one of the two.  Return 1 with them set, 0
+ * when node @d is its parent's only child, or an errno.
+ */
+static int ntfs_itree_siblings(struct ntfs_itree *tr, int d, struct ntfs_index_header **lh,
+			       u64 *lvcn, u32 *sofs, struct ntfs_index_header **rh, u64 *rvcn)
+{
+	struct ntfs_index_header *ph = tr->lvl[d - 1].h;
+	u32 p = tr->lvl[d - 1].ofs;
+	struct ntfs_index_entry *pe = ntfs_ix_at(ph, p);
+	int err;
+
+	if (!ntfs_ie_is_last(pe)) {
+		*sofs = p;
+		*lh = tr->lvl[d].h;
+		*lvcn = tr->lvl[d].vcn;
+		*rvcn = ntfs_ie_child(ntfs_ix_at(ph, p + ntfs_ie_len(pe)));
+		err = ntfs_itree_block(tr, *rvcn, rh);
+	} else {
+		*sofs = ntfs_ix_prev(ph, p);
+		if (!*sofs)
+			return 0;
+		*rh = tr->lvl[d].h;
+		*rvcn = tr->lvl[d].vcn;
+		*lvcn = ntfs_ie_child(ntfs_ix_at(ph, *sofs));
+		err = ntfs_itree_block(tr, *lvcn, lh);
+	}
+	if (err)
+		return err;
+	if (ntfs_ix_children(*lh) != ntfs_ix_children(*rh) || *lvcn == *rvcn)
+		return ntfs_itree_bad(tr, "sibling index blocks at different depths");
+	return 1;
+}
+
+/*
+ * Node @d (below the root) lost an entry.  A node left under a third
+ * full merges with a sibling when the two and their separator fit one
+ * block; the parent then lost an entry, and so on up.  An empty node
+ * that cannot merge takes half of its sibling's entries.  Other small
+ * nodes stay as they are.
+ */
+static int ntfs_itree_rebalance(struct ntfs_itree *tr, int d)
+{
+	for (; d > 0; d--) {
+		struct ntfs_index_header *h = tr->lvl[d].h, *lh, *rh, *ph;
+		u32 cap = le32_to_cpu(h->allocated_size) - ntfs_ix_first(h), sofs;
+		bool empty = ntfs_ix_end(h) == ntfs_ix_first(h);
+		u64 lvcn, rvcn;
+		int err;
+
+		if (!empty && ntfs_ix_entry_bytes(h) >= cap / 3)
+			return 0;
+		err = ntfs_itree_siblings(tr, d, &lh, &lvcn, &sofs, &rh, &rvcn);
+		if (err <= 0)
+			return err;
+		ph = tr->lvl[d - 1].h;
+		if (ntfs_ix_merge_size(lh, ntfs_ix_at(ph, sofs), rh) >
+		    le32_to_cpu(rh->allocated_size))
+			return empty ? ntfs_itree_redistribute(tr, d - 1, sofs, lh, lvcn, rh, rvcn)
+				     : 0;
+		ntfs_ix_merge(lh, ntfs_ix_at(ph, sofs), rh, IT_ENT(tr, IT_RAW));
+		ntfs_ix_remove(ph, sofs);
+		tr->lvl[d - 1].ofs = sofs;
+		ntfs_itree_changed(tr, rvcn);
+		ntfs_itree_changed(tr, tr->lvl[d - 1].vcn);
+		err = ntfs_itree_free_block(tr, lvcn);
+		if (err)
+			return err;
+	}
+	return ntfs_itree_root_shrink(tr);
+}
+
+/*
+ * While the root holds only a pointer to one block and that block's
+ * entries fit in the base record, move them into the root and free the
+ * block: a directory emptied again becomes a small index.
+ */
+static int ntfs_itree_collapse(struct ntfs_itree *tr)
+{
+	int i, err;
+
+	for (i = 0; i < NTFS_MAX_INDEX_DEPTH; i++) {
+		struct ntfs_index_header *rh, *ch;
+		u32 first, n;
+		u64 vcn;
+
+		err = ntfs_itree_root(tr, false);
+		if (err)
+			return err;
+		rh = tr->lvl[0].h;
+		first = ntfs_ix_first(rh);
+		if (!ntfs_ix_children(rh) || ntfs_ix_end(rh) != first)
+			return 0;
+		vcn = ntfs_ie_child(ntfs_ix_at(rh, first));
+		err = ntfs_itree_block(tr, vcn, &ch);
+		if (err)
+			return err;
+		n = ntfs_ix_used(ch) - ntfs_ix_first(ch);
+		err = ntfs_itree_root_resize(tr, max(first + n, ntfs_ix_used(rh)));
+		if (err == -ENOSPC)
+			return 0;
+		if (err)
+			return err;
+		rh = tr->lvl[0].h;
+		memcpy(ntfs_ix_at(rh, first), ntfs_ix_at(ch, ntfs_ix_first(ch)), n);
+		rh->index_length = cpu_to_le32(first + n);
+		rh->flags = ch->flags;
+		err = ntfs_itree_root_shrink(tr);
+		if (!err)
+			err = ntfs_itree_free_block(tr, vcn);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Extend the path from the entry at level @d down to the last leaf of its
+ * child's subtree: the leaf that holds the entry's in-order predecessor.
+ */
+static int ntfs_itree_descend_last(struct ntfs_itree *tr, int d)
+{
+	struct ntfs_index_entry *e = ntfs_ix_at(tr->lvl[d].h, tr->lvl[d].ofs);
+	int err;
+
+	for (;;) {
+		if (d == NTFS_MAX_INDEX_DEPTH)
+			return ntfs_itree_bad(tr, "deeper than 32 levels");
+		tr->lvl[++d].vcn = ntfs_ie_child(e);
+		err = ntfs_itree_block(tr, tr->lvl[d].vcn, &tr->lvl[d].h);
+		if (err)
+			return err;
+		tr->lvl[d].ofs = ntfs_ix_end(tr->lvl[d].h);
+		e = ntfs_ix_at(tr->lvl[d].h, tr->lvl[d].ofs);
+		tr->depth = d;
+		if (!ntfs_ie_has_child(e))
+			return 0;
+	}
+}
+
+/*
+ * Delete the entry the walk found (at the end of the path).  A leaf entry
+ * goes; an interior one is replaced by its in-order predecessor, taken out
+ * of its leaf first.  Return 1 when an empty leaf was met instead (fixed
+ * now: the caller walks again), 0 or an errno.
+ */
+static int ntfs_itree_delete_found(struct ntfs_itree *tr)
+{
+	struct ntfs_index_entry *pred = IT_ENT(tr, IT_KEY), *e;
+	int d = tr->depth, leaf, err;
+	struct ntfs_index_header *h;
+	u32 p;
+
+	if (!ntfs_ix_children(tr->lvl[d].h)) {
+		ntfs_ix_remove(tr->lvl[d].h, tr->lvl[d].ofs);
+		ntfs_itree_changed(tr, tr->lvl[d].vcn);
+		return ntfs_itree_rebalance(tr, d);
+	}
+	err = ntfs_itree_descend_last(tr, d);
+	if (err)
+		return err;
+	leaf = tr->depth;
+	h = tr->lvl[leaf].h;
+	p = ntfs_ix_prev(h, tr->lvl[leaf].ofs);
+	if (!p) {
+		/* An empty leaf (other implementations leave them): fix it first. */
+		err = ntfs_itree_rebalance(tr, leaf);
+		return err ? err : 1;
+	}
+	ntfs_ie_copy(pred, ntfs_ix_at(h, p), false, 0);
+	ntfs_ix_remove(h, p);
+	ntfs_itree_changed(tr, tr->lvl[leaf].vcn);
+	err = ntfs_itree_rebalance(tr, leaf);
+	if (err)
+		return err;
+	/* Merges move separators down: find the entry again. */
+	err = ntfs_itree_walk(tr);
+	if (err <= 0)
+		return err ? err : ntfs_itree_bad(tr, "an entry vanished while it was deleted");
+	d = tr->depth;
+	e = ntfs_ix_at(tr->lvl[d].h, tr->lvl[d].ofs);
+	ntfs_ie_copy(pred, pred, ntfs_ie_has_child(e), ntfs_ie_has_child(e) ? ntfs_ie_child(e) : 0);
+	ntfs_ix_remove(tr->lvl[d].h, tr->lvl[d].ofs);
+	return ntfs_itree_insert_at(tr, d, pred);
+}
+
+/* ---- keeping the in-memory copies in step ------------------------------- */
+
+/* Drop every cached block of @ni; put copies of the blocks @tr changed. */
+static void ntfs_itree_cache_update(struct ntfs_itree *tr)
+{
+	struct ntfs_sb *sbi = tr->sbi;
+	struct ntfs_inode *ni = tr->ni;
+	struct ntfs_iblock *old[NTFS_IBLOCK_CACHE];
+	unsigned int i, n = 0;
+	u32 bs = ni->index_block_size;
+
+	spin_lock(&sbi->iblock_lock);
+	for (i = 0; i < NTFS_IBLOCK_CACHE; i++) {
+		struct ntfs_iblock *blk = sbi->iblock_cache[i];
+
+		if (blk && blk->record == ni->record) {
+			old[n++] = blk;
+			sbi->iblock_cache[i] = NULL;
+		}
+	}
+	spin_unlock(&sbi->iblock_lock);
+	while (n)
+		ntfs_iblock_put(old[--n]);
+
+	for (i = 0; i < tr->nr_changed; i++) {
+		struct ntfs_iblock *blk;
+		void *buf;
+
+		if (tr->changed[i] == NTFS_ROOT_VCN)
+			continue;
+		buf = ntfs_trans_iblock(tr->t, tr->dir, tr->changed[i], false);
+		blk = IS_ERR(buf) ? NULL : kmalloc(struct_size(blk, data, bs), GFP_NOFS);
+		if (!blk)
+			continue;	/* the cache is only a cache */
+		memcpy(blk->data, buf, bs);
+		refcount_set(&blk->ref, 1);
+		blk->record = ni->record;
+		blk->seq = ni->seq;
+		blk->size = bs;
+		blk->vcn = tr->changed[i];
+		ntfs_iblock_insert(sbi, blk);
+		ntfs_iblock_put(blk);
+	}
+}
+
+/*
+ * The change is complete: the read path's copy of the root, the block
+ * cache, the lookup hint and (@moved: entries came or went) the generation
+ * that readdir cursors compare follow it.
+ */
+static int ntfs_itree_finish(struct ntfs_itree *tr, bool moved)
+{
+	struct ntfs_inode *ni = tr->ni;
+	struct ntfs_attr *a = ntfs_itree_root_attr(tr);
+	u32 len = a ? le32_to_cpu(a->r.value_length) : 0;
+	void *copy, *old;
+
+	if (!a || a->non_resident || len < sizeof(struct ntfs_index_root))
+		return ntfs_itree_bad(tr, "$INDEX_ROOT:$I30 went missing");
+	copy = kmemdup(ntfs_attr_value(a, 0), len, GFP_NOFS);
+	if (!copy)
+		return -ENOMEM;
+	old = ni->index_root;
+	ni->index_root = copy;
+	ni->index_root_size = len;
+	kfree(old);
+	ntfs_itree_cache_update(tr);
+	atomic64_set(&ni->lookup_hint, 0);
+	if (moved)
+		WRITE_ONCE(ni->index_gen, ni->index_gen + 1);
+	i_size_write(tr->dir, ni->stream.data_size);
+	return 0;
+}
+
+static void ntfs_itree_end(struct ntfs_itree *tr)
+{
+	if (!IS_ERR_OR_NULL(tr)) {
+		kfree(tr->scratch);
+		kfree(tr);
+	}
+}
+
+/* Start a change of @dir's $I30 index; the walk will look for @key. */
+static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *dir,
+					   const struct ntfs_i30_key *key)
+{
+	struct ntfs_inode *ni = NTFS_I(dir);
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	u32 bs = ni->index_block_size;
+	struct ntfs_itree *tr;
+
+	if (!ni->index_root || !bs)
+		return ERR_PTR(-ENOTDIR);
+	tr = kzalloc(sizeof(*tr), GFP_NOFS);
+	if (!tr)
+		return ERR_PTR(-ENOMEM);
+	tr->t = t;
+	tr->dir = dir;
+	tr->ni = ni;
+	tr->sbi = sbi;
+	tr->cmp = ntfs_i30_cmp;
+	tr->key = key;
+	tr->min_key = sizeof(struct ntfs_file_name);
+	tr->shift = bs >= sbi->cluster_size ? sbi->cluster_bits : 9;
+	/* Splits need room for three of the longest entries in a block. */
+	if (ntfs_itree_block_cap(tr) < 3 * NTFS_IE_MAX) {
+		kfree(tr);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	/* attrib.c finds a stream's attribute by type and name. */
+	if (!ni->stream.name) {
+		ni->stream.name = (__le16 *)ntfs_i30;
+		ni->stream.name_len = ARRAY_SIZE(ntfs_i30);
+	}
+	tr->scratch = kmalloc(2 * bs, GFP_NOFS);
+	tr->rec = ntfs_trans_record(t, ni->record);
+	if (!tr->scratch || IS_ERR(tr->rec)) {
+		int err = IS_ERR(tr->rec) ? PTR_ERR(tr->rec) : -ENOMEM;
+
+		ntfs_itree_end(tr);
+		return ERR_PTR(err);
+	}
+	return tr;
+}
+
+/* A $FILE_NAME from a caller: its name fits, so its key is what it says. */
+static int ntfs_i30_key_new(struct ntfs_sb *sbi, const struct ntfs_file_name *fn,
+			    struct ntfs_i30_key **key)
+{
+	if (!fn->name_length)
+		return -EINVAL;
+	*key = kmalloc(sizeof(**key), GFP_NOFS);
+	if (!*key)
+		return -ENOMEM;
+	ntfs_i30_key_init(*key, sbi, fn);
+	return 0;
+}
+
+/**
+ * ntfs_index_insert() - Add a name to a directory's index
+ * @t:		the transaction
+ * @dir:	the directory (i_rwsem and ni_lock held)
+ * @fn:		the $FILE_NAME: the key, sizeof(*fn) + 2 * name_length bytes
+ * @ref:	the file reference of the named file
+ *
+ * The entry goes to its place in the collation; a full node splits, a
+ * full root moves into a new index block (creating $INDEX_ALLOCATION:$I30
+ * and $BITMAP:$I30 when the directory has none).
+ *
+ * Return: 0, -EEXIST for a name the index has in the same namespace,
+ * -ENOSPC, -ENOMEM, -EIO for a damaged index, -EOPNOTSUPP for an index
+ * whose $BITMAP is non-resident or whose blocks are too small.
+ */
+int ntfs_index_insert(struct ntfs_trans *t, struct inode *dir,
+		      const struct ntfs_file_name *fn, u64 ref)
+{
+	u32 klen = sizeof(*fn) + 2 * fn->name_length;
+	struct ntfs_index_entry *e;
+	struct ntfs_i30_key *key;
+	struct ntfs_itree *tr;
+	int err = ntfs_i30_key_new(NTFS_SB(dir->i_sb), fn, &key);
+
+	if (err)
+		return err;
+	tr = ntfs_itree_start(t, dir, key);
+	err = PTR_ERR_OR_ZERO(tr);
+	if (!err)
+		err = ntfs_itree_walk(tr);
+	if (err > 0)
+		err = -EEXIST;
+	if (!err) {
+		e = IT_ENT(tr, IT_KEY);
+		memset(e, 0, NTFS_IE_MAX);
+		e->ref = cpu_to_le64(ref);
+		e->length = cpu_to_le16(ALIGN(NTFS_IE_HDR + klen, 8));
+		e->key_length = cpu_to_le16(klen);
+		memcpy(e + 1, fn, klen);
+		err = ntfs_itree_insert_at(tr, tr->depth, e);
+	}
+	if (!err)
+		err = ntfs_itree_finish(tr, true);
+	ntfs_itree_end(tr);
+	kfree(key);
+	return err;
+}
+
+/* Walk to the entry of @tr's key; -ENOENT unless it is there with @ref. */
+static int ntfs_itree_find_ref(struct ntfs_itree *tr, u64 ref)
+{
+	int err = ntfs_itree_walk(tr);
+	const struct ntfs_index_entry *e;
+
+	if (err <= 0)
+		return err ? err : -ENOENT;
+	e = ntfs_ix_at(tr->lvl[tr->depth].h, tr->lvl[tr->depth].ofs);
+	return le64_to_cpu(e->ref) == ref ? 0 : -ENOENT;
+}
+
+/**
+ * ntfs_index_delete() - Remove a name from a directory's index
+ * @t:		the transaction
+ * @dir:	the directory (i_rwsem and ni_lock held)
+ * @fn:		the $FILE_NAME of the entry (name and namespace are the key)
+ * @ref:	the file reference the entry must have
+ *
+ * Nodes left small merge with a sibling; a tree that fits in the base
+ * record again moves back into the root.  Freed index blocks have their
+ * bit cleared in $BITMAP:$I30; the clusters stay allocated.
+ *
+ * Return: 0, -ENOENT when no entry has that key and reference, -ENOMEM,
+ * -EIO for a damaged index.
+ */
+int ntfs_index_delete(struct ntfs_trans *t, struct inode *dir,
+		      const struct ntfs_file_name *fn, u64 ref)
+{
+	struct ntfs_i30_key *key;
+	struct ntfs_itree *tr;
+	int err = ntfs_i30_key_new(NTFS_SB(dir->i_sb), fn, &key);
+	int tries;
+
+	if (err)
+		return err;
+	tr = ntfs_itree_start(t, dir, key);
+	err = PTR_ERR_OR_ZERO(tr);
+	/* Each empty leaf met is fixed before the next try: bounded by depth. */
+	for (tries = 0; !err; tries++) {
+		if (tries > NTFS_MAX_INDEX_DEPTH) {
+			err = ntfs_itree_bad(tr, "empty index blocks that cannot be merged");
+			break;
+		}
+		err = ntfs_itree_find_ref(tr, ref);
+		if (!err)
+			err = ntfs_itree_delete_found(tr);
+		if (err != 1)
+			break;
+		err = 0;
+	}
+	if (!err)
+		err = ntfs_itree_collapse(tr);
+	if (!err)
+		err = ntfs_itree_finish(tr, true);
+	ntfs_itree_end(tr);
+	kfree(key);
+	return err;
+}
+
+/**
+ * ntfs_index_update() - Rewrite the $FILE_NAME copy of an entry in place
+ * @t:		the transaction
+ * @dir:	the directory (i_rwsem and ni_lock held)
+ * @fn:		the new $FILE_NAME (sizes, times, attributes); same name
+ * @ref:	the file reference the entry must have
+ *
+ * Return: 0, -ENOENT, -ENOMEM, -EIO.
+ */
+int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
+		      const struct ntfs_file_name *fn, u64 ref)
+{
+	u32 klen = sizeof(*fn) + 2 * fn->name_length;
+	struct ntfs_index_entry *e;
+	struct ntfs_i30_key *key;
+	struct ntfs_itree *tr;
+	int err = ntfs_i30_key_new(NTFS_SB(dir->i_sb), fn, &key);
+
+	if (err)
+		return err;
+	tr = ntfs_itree_start(t, dir, key);
+	err = PTR_ERR_OR_ZERO(tr);
+	if (!err)
+		err = ntfs_itree_find_ref(tr, ref);
+	if (!err) {
+		e = ntfs_ix_at(tr->lvl[tr->depth].h, tr->lvl[tr->depth].ofs);
+		memcpy(e + 1, fn, klen);
+		ntfs_itree_changed(tr, tr->lvl[tr->depth].vcn);
+		err = ntfs_itree_finish(tr, false);
+	}
+	ntfs_itree_end(tr);
+	kfree(key);
+	return err;
+}
+
+/**
+ * ntfs_index_is_empty() - Whether a directory has no entries (for rmdir)
+ * @dir:	the directory
+ *
+ * Return: 1 when empty, 0 when not, or an errno.
+ */
+int ntfs_index_is_empty(struct inode *dir)
+{
+	struct ntfs_inode *ni = NTFS_I(dir);
+	struct ntfs_index_cursor *c;
+	const struct ntfs_index_entry *e;
+
+	if (!ni->index_root)
+		return -ENOTDIR;
+	c = kzalloc(sizeof(*c), GFP_NOFS);
+	if (!c)
+		return -ENOMEM;
+	ntfs_index_cursor_init(c);
+	e = ntfs_index_cursor_next(ni, c);
+	ntfs_index_cursor_reset(c);
+	kfree(c);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	return !e;
 }

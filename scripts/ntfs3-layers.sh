@@ -22,12 +22,13 @@
 set -eu
 
 : "${LAYERS:=
-error io name runlist lznt1 attrrec
+error io name runlist lznt1 attrrec idxnode
 record compress
 stream data
 trans
 balloc
-attrib index
+attrib
+index
 inode
 xattr
 file reparse

@@ -98,10 +98,14 @@ check "build runlist_test (ntfs3/runlist.c with $cc, ASan + UBSan)" \
 
 check "build attrrec_test (ntfs3/attrrec.c with $cc, ASan + UBSan)" \
 	build attrrec_test "$top/ntfs3/attrrec.c" "$src/attrrec_test.c"
+# idxnode_test.c includes ntfs3/idxnode.c itself.
+check "build idxnode_test (ntfs3/idxnode.c with $cc, ASan + UBSan)" \
+	build idxnode_test "$src/idxnode_test.c"
 
 run_tap lznt1_test
 run_tap runlist_test "$vec"
 run_tap attrrec_test
+run_tap idxnode_test
 
 if [ -x "$out/lznt1_test" ]; then
 	n=0

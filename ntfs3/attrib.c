@@ -5,9 +5,11 @@
  * belong to the base record) and the walk over all their attributes.
  */
 
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 
 #include "ntfs3.h"
+#include "attrrec.h"
 
 void ntfs_recset_free(struct ntfs_recset *rs)
 {
@@ -207,4 +209,845 @@ struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_rec
 		pos->attr = NULL;
 	}
 	return NULL;
+}
+
+/* ---- changing one record's attributes --------------------------------- */
+
+static void ntfs_arec_ctx_init(struct ntfs_sb *sbi, struct ntfs_arec_ctx *c)
+{
+	c->rec_size = sbi->record_size;
+	c->upcase = sbi->upcase;
+	c->upcase_len = sbi->upcase_len;
+}
+
+/**
+ * ntfs_rec_insert() - Insert a new attribute into a record at its sorted place
+ * @sbi:	the volume (record size, upcase table for the name order)
+ * @rec:	the record, fixed up (a transaction's copy)
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ * @nonres:	non-resident (plain header of 0x40 bytes) rather than resident
+ * @body_len:	resident: value length; non-resident: mapping pairs bytes
+ *
+ * See ntfs_arec_insert(): the header is zeroed and filled, the instance is
+ * the record's next one; a non-resident attribute starts empty.
+ *
+ * Return: the attribute, or ERR_PTR(-ENOSPC) when the record lacks the
+ * room, ERR_PTR(-EIO) when its attributes cannot be walked.
+ */
+struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
+				  const __le16 *name, u8 name_len, bool nonres, u32 body_len)
+{
+	struct ntfs_arec_ctx c;
+
+	ntfs_arec_ctx_init(sbi, &c);
+	return ntfs_arec_insert(&c, rec, type, name, name_len,
+				nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, body_len);
+}
+
+/**
+ * ntfs_rec_set_value_len() - Resize a resident value in its record
+ * @sbi:	the volume
+ * @rec:	the record
+ * @a:		a resident attribute of it
+ * @len:	new value length; a longer value is zero-filled
+ *
+ * Return: 0, -ENOSPC when the record lacks the room (nothing changed),
+ * -EINVAL for a non-resident attribute, -EIO for a record that cannot be
+ * walked.
+ */
+int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, u32 len)
+{
+	struct ntfs_arec_ctx c;
+
+	ntfs_arec_ctx_init(sbi, &c);
+	return ntfs_arec_set_value_len(&c, rec, a, len);
+}
+
+/**
+ * ntfs_rec_check() - Check every attribute header of a record before a change
+ * @sbi:	the volume
+ * @rec:	the record, as ntfs_trans_record() returned it
+ * @nr:		its number, for the message
+ *
+ * ntfs_read_record() checks the record header only; the attribute headers
+ * are checked as they are walked.  A change moves bytes by the lengths of
+ * every attribute after the one it touches, so all of them are checked
+ * first, each with the rules of ntfs_next_attr().
+ *
+ * Return: 0, or -EIO (reported) for a damaged attribute header.
+ */
+int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr)
+{
+	struct ntfs_attr *a = NULL;
+	const char *why = "";
+
+	while ((a = ntfs_next_attr(rec, a, &why)))
+		if (IS_ERR(a))
+			return ntfs_err_ratelimited(sbi->sb, nr, "%s", why);
+	return 0;
+}
+
+/* ---- changing a stream ------------------------------------------------- */
+
+/*
+ * One change of an inode's stream in a transaction: the record copy of
+ * the transaction and the stream's attribute in it (NULL while the stream
+ * has none: a file without $DATA, a directory without index blocks).
+ */
+struct ntfs_sedit {
+	struct ntfs_trans	*t;
+	struct ntfs_sb		*sbi;
+	struct inode		*inode;
+	struct ntfs_stream	*ns;
+	u64			nr;
+	struct ntfs_record	*rec;
+	struct ntfs_attr	*a;
+	struct ntfs_arec_ctx	c;
+};
+
+/* A new run array, built next to the stream's and swapped in at the end. */
+struct ntfs_runbuf {
+	struct ntfs_run		*runs;
+	unsigned int		nr;
+	unsigned int		cap;
+};
+
+/* Base record of the file a stream belongs to. */
+static u64 ntfs_stream_base(struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	return ni->owner ? NTFS_I(ni->owner)->record : ni->record;
+}
+
+static int ntfs_sedit_unsupported(struct ntfs_sedit *e, const char *what)
+{
+	ntfs_err_ratelimited(e->sbi->sb, e->nr, "attribute 0x%x: writing %s is not supported yet",
+			     e->ns->type, what);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * The non-resident attribute must be the stream's only extent: lowest VCN
+ * 0, highest VCN at the end of the allocation the stream knows.
+ */
+static int ntfs_sedit_check_extent(struct ntfs_sedit *e)
+{
+	const struct ntfs_attr *a = e->a;
+	u64 end = le64_to_cpu(a->nr.highest_vcn) + 1;
+
+	if (!a->non_resident)
+		return 0;
+	if (a->nr.lowest_vcn || end != e->ns->alloc_size >> e->sbi->cluster_bits)
+		return ntfs_sedit_unsupported(e, "a stream in several extents");
+	/* The stream knows whether the flags count (not on index blocks). */
+	if (e->ns->compressed || e->ns->encrypted)
+		return ntfs_sedit_unsupported(e, "a compressed or encrypted stream");
+	return 0;
+}
+
+/**
+ * ntfs_sedit_begin() - Find a stream's attribute in the transaction's record
+ * @e:		filled in
+ * @t:		the transaction
+ * @inode:	the inode of the stream
+ *
+ * Only files whose attributes all live in the base record are changed for
+ * now: an attribute list means extension records (-EOPNOTSUPP).  The
+ * attribute must agree with the inode about being resident.
+ *
+ * Return: 0, -EOPNOTSUPP, -EIO, or the error of reading the record.
+ */
+static int ntfs_sedit_begin(struct ntfs_sedit *e, struct ntfs_trans *t, struct inode *inode)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	int err;
+
+	memset(e, 0, sizeof(*e));
+	e->t = t;
+	e->sbi = t->sbi;
+	e->inode = inode;
+	e->ns = ns;
+	e->nr = ntfs_stream_base(inode);
+	ntfs_arec_ctx_init(e->sbi, &e->c);
+	e->rec = ntfs_trans_record(t, e->nr);
+	if (IS_ERR(e->rec))
+		return PTR_ERR(e->rec);
+	err = ntfs_rec_check(e->sbi, e->rec, e->nr);
+	if (err)
+		return err;
+	if (ntfs_rec_find(e->rec, NTFS_AT_ATTR_LIST, NULL, 0))
+		return ntfs_sedit_unsupported(e, "a file with an attribute list");
+	e->a = ntfs_rec_find(e->rec, ns->type, ns->name, ns->name_len);
+	if (!e->a)
+		return 0;
+	if (!e->a->non_resident != ns->resident)
+		return ntfs_err_ratelimited(e->sbi->sb, e->nr,
+					    "attribute 0x%x: resident on disk but not in memory, or the other way",
+					    ns->type);
+	return ntfs_sedit_check_extent(e);
+}
+
+/*
+ * Whether the header of a non-resident @a has the compressed size field
+ * (0x48 bytes: compressed or sparse attributes), not taken by its name or
+ * mapping pairs.
+ */
+static bool ntfs_attr_has_csize(const struct ntfs_attr *a)
+{
+	if (!(le16_to_cpu(a->flags) & (NTFS_ATTR_COMPR_MASK | NTFS_ATTR_SPARSE)))
+		return false;
+	return le16_to_cpu(a->nr.mp_offset) >= NTFS_ATTR_NONRES_HDR_C &&
+	       (!a->name_length || le16_to_cpu(a->name_offset) >= NTFS_ATTR_NONRES_HDR_C);
+}
+
+/* Bytes of clusters that runs really take on disk (holes not counted). */
+static u64 ntfs_runs_on_disk(const struct ntfs_run *runs, unsigned int nr, u8 cluster_bits)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (runs[i].lcn != NTFS_LCN_HOLE)
+			n += runs[i].len;
+	return n << cluster_bits;
+}
+
+/* The 512-byte blocks the stream takes, for stat. */
+static void ntfs_sedit_set_blocks(struct ntfs_sedit *e)
+{
+	struct ntfs_stream *ns = e->ns;
+	u64 bytes = ns->alloc_size;
+
+	if (ns->resident)
+		bytes = 0;
+	else if (ns->sparse)
+		bytes = ntfs_runs_on_disk(ns->runs, ns->nr_runs, e->sbi->cluster_bits);
+	/* Stream inodes have no blocks of their own to show. */
+	if (!NTFS_I(e->inode)->owner)
+		e->inode->i_blocks = bytes >> 9;
+}
+
+static void ntfs_runbuf_free(struct ntfs_runbuf *rb)
+{
+	kvfree(rb->runs);
+	memset(rb, 0, sizeof(*rb));
+}
+
+/*
+ * Append a run, joined to the last one when it continues it on disk (or
+ * both are holes): the cache stays as short as the mapping pairs.
+ */
+static int ntfs_runbuf_add(struct ntfs_runbuf *rb, u64 vcn, s64 lcn, u64 len)
+{
+	struct ntfs_run *last = rb->nr ? &rb->runs[rb->nr - 1] : NULL;
+
+	if (last && last->vcn + last->len == vcn &&
+	    (lcn == NTFS_LCN_HOLE ? last->lcn == NTFS_LCN_HOLE :
+	     last->lcn != NTFS_LCN_HOLE && last->lcn + (s64)last->len == lcn)) {
+		last->len += len;
+		return 0;
+	}
+	if (rb->nr == rb->cap) {
+		unsigned int cap = rb->cap ? 2 * rb->cap : 16;
+		struct ntfs_run *p;
+
+		if (cap <= rb->cap)
+			return -ENOMEM;
+		p = kvrealloc(rb->runs, array_size(cap, sizeof(*p)), GFP_NOFS);
+		if (!p)
+			return -ENOMEM;
+		rb->runs = p;
+		rb->cap = cap;
+	}
+	rb->runs[rb->nr].vcn = vcn;
+	rb->runs[rb->nr].lcn = lcn;
+	rb->runs[rb->nr].len = len;
+	rb->nr++;
+	return 0;
+}
+
+/* The cluster after the last one with clusters: where to allocate next. */
+static u64 ntfs_runbuf_hint(const struct ntfs_runbuf *rb)
+{
+	unsigned int i = rb->nr;
+
+	while (i--)
+		if (rb->runs[i].lcn != NTFS_LCN_HOLE)
+			return rb->runs[i].lcn + rb->runs[i].len;
+	return 0;
+}
+
+/* Append [@vcn, @vcn + @len) on new clusters, near the previous run. */
+static int ntfs_runbuf_alloc(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 vcn, u64 len)
+{
+	while (len) {
+		struct ntfs_run got = {};
+		int err = ntfs_alloc_clusters(e->t, ntfs_runbuf_hint(rb), len, &got);
+
+		if (err)
+			return err;
+		if (!got.len || got.len > len)
+			return -EIO;
+		err = ntfs_runbuf_add(rb, vcn, got.lcn, got.len);
+		if (err)
+			return err;
+		vcn += got.len;
+		len -= got.len;
+	}
+	return 0;
+}
+
+/* Append [@vcn, @vcn + @len) as a hole or on new clusters. */
+static int ntfs_runbuf_extend(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 vcn, u64 len,
+			      bool hole)
+{
+	if (!len)
+		return 0;
+	return hole ? ntfs_runbuf_add(rb, vcn, NTFS_LCN_HOLE, len) :
+		      ntfs_runbuf_alloc(e, rb, vcn, len);
+}
+
+static s64 ntfs_run_lcn_at(const struct ntfs_run *r, u64 vcn)
+{
+	return r->lcn == NTFS_LCN_HOLE ? NTFS_LCN_HOLE : r->lcn + (s64)(vcn - r->vcn);
+}
+
+/*
+ * The stream's runs with every hole in [@vcn, @end) allocated and the
+ * allocation extended to @end (a gap before @vcn stays a hole in a sparse
+ * stream; with @holes the extension is a hole too).
+ */
+static int ntfs_runs_fill(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 vcn, u64 end,
+			  bool holes)
+{
+	const struct ntfs_stream *ns = e->ns;
+	u64 old_end = ns->alloc_size >> e->sbi->cluster_bits;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < ns->nr_runs; i++) {
+		const struct ntfs_run *r = &ns->runs[i];
+		u64 r_end = r->vcn + r->len, in = max(r->vcn, vcn), in_end = min(r_end, end);
+		u64 after = max(r->vcn, end);
+
+		if (r->vcn < vcn)
+			err = ntfs_runbuf_add(rb, r->vcn, r->lcn, min(r_end, vcn) - r->vcn);
+		if (!err && in < in_end)
+			err = r->lcn == NTFS_LCN_HOLE && !holes ?
+			      ntfs_runbuf_alloc(e, rb, in, in_end - in) :
+			      ntfs_runbuf_add(rb, in, ntfs_run_lcn_at(r, in), in_end - in);
+		if (!err && after < r_end)
+			err = ntfs_runbuf_add(rb, after, ntfs_run_lcn_at(r, after), r_end - after);
+	}
+	if (err || end <= old_end)
+		return err;
+	if (vcn > old_end)
+		err = ntfs_runbuf_extend(e, rb, old_end, vcn - old_end, ns->sparse);
+	if (!err)
+		err = ntfs_runbuf_extend(e, rb, max(vcn, old_end), end - max(vcn, old_end),
+					 holes);
+	return err;
+}
+
+/* The stream's runs cut at @end; the clusters past it are freed at commit. */
+static int ntfs_runs_cut(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 end)
+{
+	const struct ntfs_stream *ns = e->ns;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < ns->nr_runs; i++) {
+		const struct ntfs_run *r = &ns->runs[i];
+		u64 keep = r->vcn < end ? min(r->len, end - r->vcn) : 0;
+
+		if (keep)
+			err = ntfs_runbuf_add(rb, r->vcn, r->lcn, keep);
+		if (!err && keep < r->len && r->lcn != NTFS_LCN_HOLE)
+			err = ntfs_free_clusters(e->t, r->lcn + keep, r->len - keep);
+	}
+	return err;
+}
+
+/*
+ * Encode @rb as the mapping pairs of the attribute, which covers VCNs
+ * [0, @end) in one extent, and set its highest VCN and allocated size.
+ */
+static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runbuf *rb, u64 end)
+{
+	struct ntfs_attr *a = e->a;
+	size_t used;
+	int err;
+
+	err = ntfs_encode_runs(rb->runs, rb->nr, 0, end, NULL, 0, &used);
+	if (err)
+		return ntfs_err_ratelimited(e->sbi->sb, e->nr,
+					    "attribute 0x%x: runs do not cover the allocation",
+					    e->ns->type);
+	/*
+	 * A record too small for the mapping pairs needs the attribute split
+	 * into extents in extension records (attribute lists): later.
+	 */
+	if (used > e->c.rec_size)
+		return -ENOSPC;
+	err = ntfs_arec_set_mp_len(&e->c, e->rec, a, used);
+	if (err)
+		return err;
+	err = ntfs_encode_runs(rb->runs, rb->nr, 0, end,
+			       (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used);
+	if (err)
+		return -EIO;
+	a->nr.highest_vcn = cpu_to_le64(end - 1);
+	a->nr.allocated_size = cpu_to_le64(end << e->sbi->cluster_bits);
+	if (ntfs_attr_has_csize(a))
+		a->nr.compressed_size =
+			cpu_to_le64(ntfs_runs_on_disk(rb->runs, rb->nr, e->sbi->cluster_bits));
+	return 0;
+}
+
+/*
+ * The change is in the record: make the stream in memory match it (@rb,
+ * when not NULL, becomes the run cache and is emptied).
+ */
+static void ntfs_sedit_install(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 alloc,
+			       u64 data, u64 valid)
+{
+	struct ntfs_stream *ns = e->ns;
+	struct ntfs_runbuf old = {};
+
+	down_write(&ns->run_lock);
+	if (e->a)
+		ns->resident = !e->a->non_resident;
+	if (rb) {
+		old.runs = ns->runs;
+		ns->runs = rb->runs;
+		ns->nr_runs = rb->nr;
+		ns->cap_runs = rb->cap;
+		ns->runs_loaded = true;
+		memset(rb, 0, sizeof(*rb));
+	}
+	ns->alloc_size = alloc;
+	ns->data_size = data;
+	ns->valid_size = valid;
+	up_write(&ns->run_lock);
+	ntfs_runbuf_free(&old);
+	ntfs_sedit_set_blocks(e);
+}
+
+/* The data and initialized sizes of the non-resident attribute. */
+static void ntfs_sedit_put_sizes(struct ntfs_sedit *e, u64 data, u64 valid)
+{
+	e->a->nr.data_size = cpu_to_le64(data);
+	e->a->nr.valid_size = cpu_to_le64(valid);
+}
+
+/* Limits of a VCN range a caller asks for: inside what a loff_t reaches. */
+static int ntfs_check_vcn_range(struct ntfs_sb *sbi, u64 vcn, u64 len)
+{
+	u64 max_vcn = (u64)MAX_LFS_FILESIZE >> sbi->cluster_bits;
+
+	if (vcn > max_vcn || len > max_vcn - vcn)
+		return -EFBIG;
+	return 0;
+}
+
+/**
+ * ntfs_stream_allocate() - Give clusters to a range of a stream's VCNs
+ * @t:		the transaction
+ * @inode:	the inode of a non-resident stream; its ni_lock held
+ * @vcn:	first VCN
+ * @len:	number of VCNs
+ *
+ * Every hole in [@vcn, @vcn + @len) gets clusters, and an allocation that
+ * ends before @vcn + @len grows to it (a gap before @vcn stays a hole in a
+ * sparse stream and gets clusters in any other).  New clusters come from
+ * right after the last run before them when free (ntfs_alloc_clusters()
+ * takes one extent at a time; as many as needed are taken).  The mapping
+ * pairs in the record, the allocated (and compressed) size and the run
+ * cache follow; the data size does not change.
+ *
+ * Return: 0; -ENOSPC when the volume has no clusters left or the record
+ * no room for the mapping pairs (the transaction must then be aborted);
+ * -EOPNOTSUPP for streams in several records, compressed or encrypted
+ * ones; -EFBIG, -EIO, -ENOMEM.
+ */
+int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
+{
+	struct ntfs_runbuf rb = {};
+	struct ntfs_sedit e;
+	u64 end;
+	int err;
+
+	if (!len)
+		return 0;
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (!err && (e.ns->resident || !e.a))
+		err = -EINVAL;
+	if (!err)
+		err = ntfs_check_vcn_range(e.sbi, vcn, len);
+	if (err)
+		return err;
+	end = max(vcn + len, e.ns->alloc_size >> e.sbi->cluster_bits);
+	err = ntfs_runs_fill(&e, &rb, vcn, vcn + len, false);
+	if (!err)
+		err = ntfs_sedit_store_runs(&e, &rb, end);
+	if (!err)
+		ntfs_sedit_install(&e, &rb, end << e.sbi->cluster_bits, e.ns->data_size,
+				   e.ns->valid_size);
+	ntfs_runbuf_free(&rb);
+	return err;
+}
+
+/*
+ * The resident value changed in the record: copy it into the stream (the
+ * copy readers use) and set the sizes.  The old copy is freed under the
+ * run lock, which readers of the copy take.
+ */
+static int ntfs_sedit_resident_copy(struct ntfs_sedit *e)
+{
+	struct ntfs_stream *ns = e->ns;
+	u32 len = le32_to_cpu(e->a->r.value_length);
+	void *copy = kmalloc(len ? len : 1, GFP_NOFS), *old;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, ntfs_attr_value(e->a, 0), len);
+	down_write(&ns->run_lock);
+	old = ns->resident_data;
+	ns->resident_data = copy;
+	ns->data_size = len;
+	ns->valid_size = len;
+	ns->alloc_size = len;
+	up_write(&ns->run_lock);
+	kfree(old);
+	if (!NTFS_I(e->inode)->owner)
+		i_size_write(e->inode, len);
+	return 0;
+}
+
+/* Give a resident stream without an attribute one holding @len zeros. */
+static int ntfs_sedit_add_resident(struct ntfs_sedit *e, u32 len)
+{
+	struct ntfs_attr *a = ntfs_arec_insert(&e->c, e->rec, e->ns->type, e->ns->name,
+					       e->ns->name_len, NTFS_AREC_RESIDENT, len);
+
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	e->a = a;
+	return 0;
+}
+
+/* Make the resident value @len bytes long (zeros added at its end). */
+static int ntfs_sedit_resident_len(struct ntfs_sedit *e, u64 len)
+{
+	if (len > e->c.rec_size)
+		return -ENOSPC;
+	if (!e->a)
+		return ntfs_sedit_add_resident(e, len);
+	return ntfs_arec_set_value_len(&e->c, e->rec, e->a, len);
+}
+
+/**
+ * ntfs_stream_write_resident() - Write into a resident stream's value
+ * @t:		the transaction
+ * @inode:	the inode of a resident stream; its ni_lock held
+ * @pos:	byte offset in the value
+ * @buf:	the bytes
+ * @len:	how many
+ *
+ * The value grows (zero-filled up to @pos) when the write ends past it;
+ * a stream without an attribute gets one.  The in-memory copy, the sizes
+ * and i_size follow.
+ *
+ * Return: 0; -ENOSPC when the record cannot hold the value (nothing
+ * changed: convert the stream with ntfs_stream_make_nonresident());
+ * -EINVAL for a non-resident stream; -EOPNOTSUPP, -EIO, -ENOMEM.
+ */
+int ntfs_stream_write_resident(struct ntfs_trans *t, struct inode *inode, u64 pos,
+			       const void *buf, u32 len)
+{
+	struct ntfs_sedit e;
+	u64 end = pos + len;
+	int err;
+
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (!err && !e.ns->resident)
+		err = -EINVAL;
+	if (err)
+		return err;
+	if (pos > e.c.rec_size || end > e.c.rec_size)
+		return -ENOSPC;
+	if (!e.a || end > le32_to_cpu(e.a->r.value_length))
+		err = ntfs_sedit_resident_len(&e, end);
+	if (err)
+		return err;
+	memcpy((u8 *)ntfs_attr_value(e.a, 0) + pos, buf, len);
+	return ntfs_sedit_resident_copy(&e);
+}
+
+/**
+ * ntfs_stream_set_size() - Set a stream's data size
+ * @t:		the transaction
+ * @inode:	the inode of the stream; its ni_lock held
+ * @size:	the new data size
+ *
+ * Resident: the value is cut or zero-extended (-ENOSPC when the record
+ * cannot hold it).  Non-resident: a smaller size cuts the allocation to
+ * the clusters @size needs, the clusters past it freed at commit (a larger
+ * size keeps an allocation made ahead of the data); a larger size that
+ * the allocation does not cover yet gets a hole (sparse streams) or
+ * clusters (others: the format wants data size <= allocated size; a
+ * caller that wants them elsewhere allocates first).  The valid size is
+ * clipped to @size.  i_size follows for files.
+ *
+ * Return: 0, -ENOSPC, -EOPNOTSUPP, -EFBIG, -EIO, -ENOMEM.
+ */
+int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
+{
+	struct ntfs_runbuf rb = {};
+	struct ntfs_sedit e;
+	u64 end, old_end;
+	int err;
+
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (err)
+		return err;
+	if (e.ns->resident) {
+		if (!e.a && !size)
+			return 0;
+		err = ntfs_sedit_resident_len(&e, size);
+		return err ? err : ntfs_sedit_resident_copy(&e);
+	}
+	if (!e.a)
+		return -EINVAL;
+	err = ntfs_check_vcn_range(e.sbi, 0, DIV_ROUND_UP_ULL(size, e.sbi->cluster_size));
+	if (err)
+		return err;
+	end = DIV_ROUND_UP_ULL(size, e.sbi->cluster_size);
+	old_end = e.ns->alloc_size >> e.sbi->cluster_bits;
+	/* Growing within an allocation made ahead (fallocate) keeps it. */
+	if (size >= e.ns->data_size && end < old_end)
+		end = old_end;
+	if (end < old_end)
+		err = ntfs_runs_cut(&e, &rb, end);
+	else if (end > old_end)
+		err = ntfs_runs_fill(&e, &rb, old_end, end, e.ns->sparse);
+	if (!err && end != old_end)
+		err = ntfs_sedit_store_runs(&e, &rb, end);
+	if (!err) {
+		u64 valid = min(e.ns->valid_size, size);
+
+		ntfs_sedit_put_sizes(&e, size, valid);
+		ntfs_sedit_install(&e, end != old_end ? &rb : NULL,
+				   end != old_end ? end << e.sbi->cluster_bits : e.ns->alloc_size,
+				   size, valid);
+		if (!NTFS_I(inode)->owner)
+			i_size_write(inode, size);
+	}
+	ntfs_runbuf_free(&rb);
+	return err;
+}
+
+/**
+ * ntfs_stream_set_valid() - Set a non-resident stream's initialized size
+ * @t:		the transaction
+ * @inode:	the inode of the stream; its ni_lock held
+ * @valid:	the new initialized size, at most the data size
+ *
+ * Bytes past the initialized size read as zeros, so it moves forward only
+ * over data that is on disk.  A resident value is initialized as a whole:
+ * nothing changes.
+ *
+ * Return: 0, -EINVAL past the data size, -EOPNOTSUPP, -EIO.
+ */
+int ntfs_stream_set_valid(struct ntfs_trans *t, struct inode *inode, u64 valid)
+{
+	struct ntfs_sedit e;
+	int err;
+
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (err)
+		return err;
+	if (valid > e.ns->data_size)
+		return -EINVAL;
+	if (e.ns->resident)
+		return 0;
+	if (!e.a)
+		return -EINVAL;
+	ntfs_sedit_put_sizes(&e, e.ns->data_size, valid);
+	ntfs_sedit_install(&e, NULL, e.ns->alloc_size, e.ns->data_size, valid);
+	return 0;
+}
+
+/* Folios of a value moving out of its record: one page each at most 64 KiB. */
+#define NTFS_MOVE_FOLIOS	(SZ_64K / PAGE_SIZE + 1)
+
+struct ntfs_move {
+	struct folio	*folio[NTFS_MOVE_FOLIOS];
+	unsigned int	nr;
+};
+
+static void ntfs_move_release(struct ntfs_move *m, bool dirty)
+{
+	while (m->nr--) {
+		struct folio *folio = m->folio[m->nr];
+
+		if (dirty)
+			folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	m->nr = 0;
+}
+
+/*
+ * Lock the page cache folios that hold the first @size bytes of @inode
+ * and fill those that are not uptodate from @data.  Held locked, they keep
+ * readers from going to the disk before writeback has put the data there.
+ */
+static int ntfs_move_grab(struct inode *inode, const u8 *data, u32 size, struct ntfs_move *m)
+{
+	u64 pos = 0;
+
+	m->nr = 0;
+	while (pos < size) {
+		struct folio *folio;
+		u64 fpos;
+		size_t n;
+
+		if (m->nr == NTFS_MOVE_FOLIOS) {
+			ntfs_move_release(m, false);
+			return -EFBIG;
+		}
+		folio = filemap_grab_folio(inode->i_mapping, pos >> PAGE_SHIFT);
+		if (IS_ERR(folio)) {
+			ntfs_move_release(m, false);
+			return PTR_ERR(folio);
+		}
+		fpos = folio_pos(folio);
+		if (!folio_test_uptodate(folio)) {
+			n = min_t(u64, folio_size(folio), size - fpos);
+			memcpy_to_folio(folio, 0, data + fpos, n);
+			folio_zero_range(folio, n, folio_size(folio) - n);
+			folio_mark_uptodate(folio);
+		}
+		m->folio[m->nr++] = folio;
+		pos = fpos + folio_size(folio);
+	}
+	return 0;
+}
+
+/*
+ * Replace the resident attribute of @e by an empty non-resident one of the
+ * same type, name, flags and instance, with room for @mp_len bytes of
+ * mapping pairs (a sparse stream gets the header with the compressed size).
+ */
+static int ntfs_sedit_replace_nonres(struct ntfs_sedit *e, u32 mp_len)
+{
+	struct ntfs_stream *ns = e->ns;
+	u16 flags = 0, instance = 0;
+	bool had = e->a;
+	struct ntfs_attr *a;
+
+	if (had) {
+		flags = le16_to_cpu(e->a->flags);
+		instance = le16_to_cpu(e->a->instance);
+		ntfs_rec_remove(e->rec, e->a);
+		e->a = NULL;
+	}
+	/*
+	 * A resident value has no compression units: it moves out stored
+	 * plainly, which is valid NTFS for a file of a compressed directory.
+	 */
+	flags &= NTFS_ATTR_SPARSE;
+	if (ns->sparse)
+		flags |= NTFS_ATTR_SPARSE;
+	a = ntfs_arec_insert(&e->c, e->rec, ns->type, ns->name, ns->name_len,
+			     flags & NTFS_ATTR_SPARSE ? NTFS_AREC_NONRES_C : NTFS_AREC_NONRES,
+			     mp_len);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	a->flags = cpu_to_le16(flags);
+	/* The same attribute, moved: it keeps its number. */
+	if (had)
+		a->instance = cpu_to_le16(instance);
+	e->a = a;
+	return 0;
+}
+
+/*
+ * Allocate clusters for @size bytes, replace the attribute by a
+ * non-resident one describing them.
+ */
+static int ntfs_sedit_move_out(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u32 size)
+{
+	u64 end = DIV_ROUND_UP(size, e->sbi->cluster_size);
+	size_t mp_len;
+	int err;
+
+	err = ntfs_runbuf_alloc(e, rb, 0, end);
+	if (!err)
+		err = ntfs_encode_runs(rb->runs, rb->nr, 0, end, NULL, 0, &mp_len);
+	if (!err)
+		err = ntfs_sedit_replace_nonres(e, mp_len);
+	if (!err)
+		err = ntfs_sedit_store_runs(e, rb, end);
+	if (!err)
+		ntfs_sedit_put_sizes(e, size, size);
+	return err;
+}
+
+/**
+ * ntfs_stream_make_nonresident() - Move a resident stream's value out of its record
+ * @t:		the transaction
+ * @inode:	the inode of the stream; its ni_lock held, none of its page
+ *		cache folios locked by the caller
+ *
+ * Clusters are allocated for the value (as few extents as the allocator
+ * gives), the resident attribute is replaced by a non-resident one of the
+ * same type, name and instance describing them, and the value goes to the
+ * disk through the inode's page cache: the folios that hold it are filled
+ * where they are not uptodate already and marked dirty, and writeback
+ * writes them.  They stay locked until the stream is non-resident in
+ * memory too, so no reader meets the clusters before their data.  A stream
+ * without an attribute, or an empty one, becomes non-resident without runs.
+ * An already non-resident stream is left alone.
+ *
+ * Return: 0; -ENOSPC without free clusters or when the record cannot hold
+ * the non-resident header (the transaction must then be aborted);
+ * -EOPNOTSUPP, -EIO, -ENOMEM.
+ */
+int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode)
+{
+	struct ntfs_runbuf rb = {};
+	struct ntfs_move m = {};
+	struct ntfs_sedit e;
+	void *data = NULL;
+	u32 size = 0;
+	int err;
+
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (err || !e.ns->resident)
+		return err;
+	if (e.ns->compressed || e.ns->encrypted)
+		return ntfs_sedit_unsupported(&e, "a compressed or encrypted stream");
+	if (e.a) {
+		size = le32_to_cpu(e.a->r.value_length);
+		data = kmemdup(ntfs_attr_value(e.a, 0), size ? size : 1, GFP_NOFS);
+		if (!data)
+			return -ENOMEM;
+	}
+	err = ntfs_sedit_move_out(&e, &rb, size);
+	if (!err && size)
+		err = ntfs_move_grab(inode, data, size, &m);
+	if (!err) {
+		ntfs_sedit_install(&e, &rb, (u64)DIV_ROUND_UP(size, e.sbi->cluster_size) <<
+				   e.sbi->cluster_bits, size, size);
+		ntfs_move_release(&m, true);
+	}
+	ntfs_runbuf_free(&rb);
+	kfree(data);
+	return err;
 }

@@ -35,22 +35,6 @@
 #define MNT "/mnt/feat-dirs"
 #define META "/ntfs-images"
 
-static int judging = 1;
-
-static void ck(int pass, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[768];
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (judging)
-		tap_result(pass, "%s", msg);
-	else
-		printf("# in-tree: %s - %s\n", pass ? "ok" : "differs", msg);
-}
-
 static int mount_disk(const char *name, const char *drv)
 {
 	char dev[64];

@@ -54,23 +54,6 @@
 
 #define MNT "/mnt/feat-sys"
 
-static int judging = 1;
-
-/* A check: TAP for our driver, a diagnostic for the in-tree reference. */
-static void ck(int pass, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[512];
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (judging)
-		tap_result(pass, "%s", msg);
-	else
-		printf("# in-tree: %s - %s\n", pass ? "ok" : "differs", msg);
-}
-
 static void note(const char *fmt, ...)
 {
 	va_list ap;

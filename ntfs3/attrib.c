@@ -415,19 +415,18 @@ static u64 ntfs_runs_on_disk(const struct ntfs_run *runs, unsigned int nr, u8 cl
 	return n << cluster_bits;
 }
 
-/* The 512-byte blocks the stream takes, for stat. */
-static void ntfs_sedit_set_blocks(struct ntfs_sedit *e)
+/* The 512-byte blocks a stream takes, for stat (not for stream inodes). */
+static void ntfs_set_blocks(struct inode *inode, u8 cluster_bits)
 {
-	struct ntfs_stream *ns = e->ns;
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	u64 bytes = ns->alloc_size;
 
 	if (ns->resident)
 		bytes = 0;
 	else if (ns->sparse)
-		bytes = ntfs_runs_on_disk(ns->runs, ns->nr_runs, e->sbi->cluster_bits);
-	/* Stream inodes have no blocks of their own to show. */
-	if (!NTFS_I(e->inode)->owner)
-		e->inode->i_blocks = bytes >> 9;
+		bytes = ntfs_runs_on_disk(ns->runs, ns->nr_runs, cluster_bits);
+	if (!NTFS_I(inode)->owner)
+		inode->i_blocks = bytes >> 9;
 }
 
 static void ntfs_runbuf_free(struct ntfs_runbuf *rb)
@@ -633,7 +632,7 @@ static void ntfs_sedit_install(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64
 	ns->valid_size = valid;
 	up_write(&ns->run_lock);
 	ntfs_runbuf_free(&old);
-	ntfs_sedit_set_blocks(e);
+	ntfs_set_blocks(e->inode, e->sbi->cluster_bits);
 }
 
 /* The data and initialized sizes of the non-resident attribute. */
@@ -1049,5 +1048,99 @@ int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode)
 	}
 	ntfs_runbuf_free(&rb);
 	kfree(data);
+	return err;
+}
+
+/* Take over the description of @from into @ns, under its run lock. */
+static void ntfs_stream_take(struct ntfs_stream *ns, struct ntfs_stream *from)
+{
+	void *old_runs, *old_data;
+
+	down_write(&ns->run_lock);
+	old_runs = ns->runs;
+	old_data = ns->resident_data;
+	ns->resident = from->resident;
+	ns->compressed = from->compressed;
+	ns->sparse = from->sparse;
+	ns->encrypted = from->encrypted;
+	ns->compression_unit = from->compression_unit;
+	ns->data_size = from->data_size;
+	ns->valid_size = from->valid_size;
+	ns->alloc_size = from->alloc_size;
+	ns->resident_data = from->resident_data;
+	ns->runs = from->runs;
+	ns->nr_runs = from->nr_runs;
+	ns->cap_runs = from->cap_runs;
+	ns->runs_loaded = true;
+	ns->runs_error = 0;
+	up_write(&ns->run_lock);
+	kvfree(old_runs);
+	kfree(old_data);
+	from->runs = NULL;
+	from->resident_data = NULL;
+}
+
+/* Describe the stream of @ns as the record @rec (checked) holds it, into @to. */
+static int ntfs_stream_describe(struct ntfs_sb *sbi, const struct ntfs_stream *ns,
+				void *rec, struct ntfs_stream *to)
+{
+	struct ntfs_attr *a = ntfs_rec_find(rec, ns->type, ns->name, ns->name_len);
+	int err;
+
+	to->record = ns->record;
+	to->type = ns->type;
+	init_rwsem(&to->run_lock);
+	if (!a) {
+		/* No attribute (yet): an empty resident stream, as at iget. */
+		to->resident = true;
+		to->resident_data = kzalloc(1, GFP_NOFS);
+		return to->resident_data ? 0 : -ENOMEM;
+	}
+	err = ntfs_stream_from_attr(sbi, to, a);
+	if (!err && !to->resident)
+		err = ntfs_stream_add_extent(sbi, to, a);
+	if (!err && !to->resident)
+		err = ntfs_stream_finish_runs(sbi, to);
+	return err;
+}
+
+/**
+ * ntfs_stream_reload() - Describe a stream again as its record on disk has it
+ * @inode:	the inode of the stream; its ni_lock held, no transaction
+ *		changing its record active
+ *
+ * After ntfs_trans_abort() of a transaction in which an ntfs_stream_*()
+ * change succeeded, the stream in memory is ahead of the record (runs
+ * whose clusters the abort gave back, sizes): this puts it back.  Only
+ * streams those functions change (all in the base record) are reloaded;
+ * the page cache is left to the caller.
+ *
+ * Return: 0, -EIO, -ENOMEM; on error the stream is unchanged.
+ */
+int ntfs_stream_reload(struct inode *inode)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	struct ntfs_stream fresh = {};
+	u64 nr = ntfs_stream_base(inode);
+	void *rec;
+	int err;
+
+	rec = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!rec)
+		return -ENOMEM;
+	err = ntfs_read_record(sbi, nr, rec);
+	if (!err)
+		err = ntfs_rec_check(sbi, rec, nr);
+	/* Streams of files with an attribute list were never changed. */
+	if (!err && !ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0)) {
+		err = ntfs_stream_describe(sbi, ns, rec, &fresh);
+		if (!err) {
+			ntfs_stream_take(ns, &fresh);
+			ntfs_set_blocks(inode, sbi->cluster_bits);
+		}
+	}
+	ntfs_stream_release(&fresh);
+	kfree(rec);
 	return err;
 }

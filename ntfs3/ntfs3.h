@@ -451,6 +451,7 @@ int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode);
 int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);
 int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size);
 int ntfs_stream_set_valid(struct ntfs_trans *t, struct inode *inode, u64 valid);
+int ntfs_stream_reload(struct inode *inode);
 
 /* index.c */
 

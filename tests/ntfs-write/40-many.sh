@@ -37,30 +37,8 @@ workload() {
 
 	x OK "mkdir gone" mkdir "$d/gone"
 	v "create $N files in gone/" fill "$d/gone"
-	if [ "$DRIVER" = intree ] && on_volume; then
-		# A known in-tree ntfs3 bug: readdir interleaved with unlink
-		# skips entries, so rm -rf of a big directory leaves some.
-		# Reported as TODO (an expected difference), then cleaned up
-		# so that the rest of the run sees the tree it expects.
-		rc=0
-		out=$(rm -rf "$d/gone" 2>&1) || rc=$?
-		left=$(ls -A "$d/gone" 2>/dev/null | wc -l)
-		if [ $rc = 0 ] && [ ! -e "$d/gone" ]; then
-			check "rm -rf gone/ ($N entries) succeeds and removes it" true
-		else
-			todo "rm -rf gone/ ($N entries) succeeds and removes it" \
-				"in-tree ntfs3 leaves $left entries (readdir skips entries while they are unlinked)"
-			n=0
-			while [ -e "$d/gone" ] && [ $n -lt 20 ]; do
-				rm -rf "$d/gone" 2>/dev/null
-				n=$((n + 1))
-			done
-			echo "#   removed after $n more rm -rf passes"
-		fi
-	else
-		v "rm -rf gone/ ($N entries) succeeds" rm -rf "$d/gone"
-		x ENOENT "gone/ does not exist any more" rmdir "$d/gone"
-	fi
+	rmrf "rm -rf gone/ ($N entries) succeeds and removes it" "$d/gone"
+	x ENOENT "gone/ does not exist any more" rmdir "$d/gone"
 
 	x OK "mkdir emptied" mkdir "$d/emptied"
 	v "create $N files in emptied/" fill "$d/emptied"

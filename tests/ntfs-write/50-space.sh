@@ -56,7 +56,7 @@ workload() {
 		sync
 		echo "# free with the files: $("$FSOPS" free "$d") bytes"
 	fi
-	v "rm -rf w" rm -rf "$d/w"
+	rmrf "rm -rf w" "$d/w"
 	if on_volume; then
 		sync
 		free1=$("$FSOPS" free "$d")

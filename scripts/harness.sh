@@ -90,7 +90,9 @@ suite_setup() {
 	esac
 	case " $1 " in *" ntfs-write "*)
 		. "$S/ntfs-disks.sh"
-		ntfs_write_disks ;;
+		ntfs_write_disks
+		# 2 000-entry directories on the debug kernel
+		TEST_TIMEOUT=${TEST_TIMEOUT:-1800} ;;
 	esac
 }
 

@@ -246,31 +246,54 @@ int ntfs_free_clusters(struct ntfs_trans *t, u64 lcn, u64 len)
 }
 
 /**
- * ntfs_alloc_record() - Take a free MFT record for a new file
- * @t:		the transaction (abort gives it back)
+ * ntfs_find_free_record() - The first free record for a file, not taken
+ * @sbi:	the volume; caller holds mft_lock
  * @nr:		set to the record number
  *
- * Records from 24 on; the caller formats it with ntfs_trans_new_record().
- * $MFT does not grow yet: a full $MFT is -ENOSPC.
+ * Looks from the record after the last one handed out, wrapping to 24.
  *
- * Return: 0, -ENOSPC, -EIO, -ENOMEM, -EINTR.
+ * Return: 0, -ENOSPC when $MFT is full, -EIO, -EINTR.
  */
-int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr)
+int ntfs_find_free_record(struct ntfs_sb *sbi, u64 *nr)
 {
-	struct ntfs_sb *sbi = t->sbi;
 	u64 from = max_t(u64, READ_ONCE(sbi->next_record), NTFS_FIRST_FREE_RECORD);
 	u64 end = min_t(u64, sbi->mft_records,
 			NTFS_I(sbi->mft_bitmap)->stream.data_size * BITS_PER_BYTE);
 	u64 found, n;
 	int err;
 
-	mutex_lock(&sbi->mft_lock);
+	lockdep_assert_held(&sbi->mft_lock);
+	if (from >= end)
+		from = NTFS_FIRST_FREE_RECORD;
 	err = ntfs_find_clear(sbi->mft_bitmap, from, end, 1, &found, &n);
 	if (!err && found >= end && from > NTFS_FIRST_FREE_RECORD)
 		err = ntfs_find_clear(sbi->mft_bitmap, NTFS_FIRST_FREE_RECORD, from, 1,
 				      &found, &n);
 	if (!err && found >= end)
 		err = -ENOSPC;
+	if (!err)
+		*nr = found;
+	return err;
+}
+
+/**
+ * ntfs_alloc_record() - Take a free MFT record for a new file
+ * @t:		the transaction (abort gives it back)
+ * @nr:		set to the record number
+ *
+ * Records from 24 on; the caller formats it with ntfs_trans_new_record().
+ * A full $MFT is -ENOSPC: mft.c grows it before the caller's transaction.
+ *
+ * Return: 0, -ENOSPC, -EIO, -ENOMEM, -EINTR.
+ */
+int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 found;
+	int err;
+
+	mutex_lock(&sbi->mft_lock);
+	err = ntfs_find_free_record(sbi, &found);
 	if (!err)
 		err = ntfs_trans_note_bits(t, true, false, found, 1);
 	if (!err) {

@@ -143,10 +143,12 @@ static int ntfs_write_alloc(struct inode *inode, loff_t pos, loff_t len)
 		return err;
 	mutex_lock(&ni->ni_lock);
 	err = ntfs_stream_allocate(&t, inode, first, last + 1 - first);
-	if (!err)
+	if (!err) {
 		err = ntfs_trans_commit(&t);
-	else
+	} else {
 		ntfs_trans_fail(&t, err);
+		ntfs_stream_reload(inode);
+	}
 	mutex_unlock(&ni->ni_lock);
 	return err;
 }
@@ -180,10 +182,13 @@ static int ntfs_change(struct inode *inode,
 		return err;
 	mutex_lock(&ni->ni_lock);
 	err = fn(&t, inode, arg);
-	if (!err)
+	if (!err) {
 		err = ntfs_trans_commit(&t);
-	else
+	} else {
+		/* The stream in memory may have gone ahead of its record. */
 		ntfs_trans_fail(&t, err);
+		ntfs_stream_reload(inode);
+	}
 	mutex_unlock(&ni->ni_lock);
 	return err;
 }

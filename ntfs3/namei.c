@@ -440,6 +440,9 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 	struct ntfs_record *r;
 	int err = ntfs_alloc_record(t, nr);
 
+	/* $MFT filled up since ntfs_mft_ensure_free(): the caller tries again. */
+	if (err == -ENOSPC)
+		return -EAGAIN;
 	if (err)
 		return err;
 	r = ntfs_trans_new_record(t, *nr);
@@ -465,19 +468,30 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
 	struct ntfs_file_name *fn;
 	struct ntfs_trans t;
 	struct inode *inode;
+	int err, tries;
 	u32 fn_size;
 	u64 nr;
-	int err;
 
 	fn = ntfs_new_fn(dir, &dentry->d_name, is_dir ? FILE_ATTRIBUTE_DUP_DIRECTORY :
 			 FILE_ATTRIBUTE_ARCHIVE, now, &fn_size);
 	if (IS_ERR(fn))
 		return PTR_ERR(fn);
-	err = ntfs_trans_begin(sbi, &t);
-	if (err)
-		goto out;
-	mutex_lock(&dni->ni_lock);
-	err = ntfs_make_file(&t, dir, fn, fn_size, is_dir, now, &nr);
+	/* A full $MFT grows first; a racing creator may take the record: again. */
+	for (tries = 0; tries < 3; tries++) {
+		err = ntfs_mft_ensure_free(sbi);
+		if (!err)
+			err = ntfs_trans_begin(sbi, &t);
+		if (err)
+			goto out;
+		mutex_lock(&dni->ni_lock);
+		err = ntfs_make_file(&t, dir, fn, fn_size, is_dir, now, &nr);
+		if (err != -EAGAIN)
+			break;
+		ntfs_trans_abort(&t);
+		mutex_unlock(&dni->ni_lock);
+	}
+	if (err == -EAGAIN)
+		err = -ENOSPC;
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else

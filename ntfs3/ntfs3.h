@@ -412,6 +412,7 @@ extern const struct address_space_operations ntfs_aops;
 int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t);
 struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr);
 struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
+void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use);
 void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create);
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
 int ntfs_trans_commit(struct ntfs_trans *t);
@@ -424,6 +425,7 @@ int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait);
 /* balloc.c */
 int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_run *got);
 int ntfs_free_clusters(struct ntfs_trans *t, u64 lcn, u64 len);
+int ntfs_find_free_record(struct ntfs_sb *sbi, u64 *nr);
 int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
 int ntfs_free_record(struct ntfs_trans *t, u64 nr);
 void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
@@ -500,6 +502,9 @@ int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 int ntfs_index_is_empty(struct inode *dir);
 int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
 			   const struct ntfs_file_name *key);
+
+/* mft.c */
+int ntfs_mft_ensure_free(struct ntfs_sb *sbi);
 
 /* inode.c */
 struct timespec64 ntfs_time(__le64 t);

@@ -161,6 +161,33 @@ static u32 ntfs_init_usa(void *buf, u32 size, u32 magic, u32 usa_ofs, u16 usn)
 }
 
 /**
+ * ntfs_format_record() - An MFT record with no attributes
+ * @sbi:	the volume
+ * @buf:	@sbi->record_size bytes
+ * @nr:		its record number
+ * @seq:	its sequence number
+ * @usn:	its update sequence number (0 is taken as 1)
+ * @in_use:	a file's new record, else a free one
+ *
+ * The record is left with its fixups removed, as a transaction holds it.
+ */
+void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use)
+{
+	struct ntfs_record *r = buf;
+	u32 size = sbi->record_size, first;
+
+	memset(buf, 0, size);
+	first = ntfs_init_usa(buf, size, NTFS_MAGIC_FILE, sizeof(*r), usn ? usn : 1);
+	r->sequence = cpu_to_le16(seq);
+	r->attrs_offset = cpu_to_le16(first);
+	r->flags = cpu_to_le16(in_use ? NTFS_RECORD_IN_USE : 0);
+	r->bytes_in_use = cpu_to_le32(first + 8);
+	r->bytes_allocated = cpu_to_le32(size);
+	r->record_number = cpu_to_le32(lower_32_bits(nr));
+	*(__le32 *)((u8 *)r + first) = cpu_to_le32(NTFS_AT_END);
+}
+
+/**
  * ntfs_trans_new_record() - Format a just-allocated MFT record
  * @t:		the transaction
  * @nr:		record number, taken from $MFT:$BITMAP by ntfs_alloc_record()
@@ -177,7 +204,6 @@ struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr)
 	struct ntfs_tblock *b;
 	struct ntfs_record *r;
 	u16 seq = 1, usn;
-	u32 first;
 	int err;
 
 	if (nr >= sbi->mft_records || ntfs_trans_find(t, sbi->mft, nr << sbi->record_bits))
@@ -196,15 +222,7 @@ struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr)
 	r = b->buf;
 	if (!ntfs_fixup(b->buf, size, NTFS_MAGIC_FILE) && le16_to_cpu(r->sequence))
 		seq = le16_to_cpu(r->sequence);
-	memset(b->buf, 0, size);
-	first = ntfs_init_usa(b->buf, size, NTFS_MAGIC_FILE, sizeof(*r), usn ? usn : 1);
-	r->sequence = cpu_to_le16(seq);
-	r->attrs_offset = cpu_to_le16(first);
-	r->flags = cpu_to_le16(NTFS_RECORD_IN_USE);
-	r->bytes_in_use = cpu_to_le32(first + 8);
-	r->bytes_allocated = cpu_to_le32(size);
-	r->record_number = cpu_to_le32(lower_32_bits(nr));
-	*(__le32 *)((u8 *)r + first) = cpu_to_le32(NTFS_AT_END);
+	ntfs_format_record(sbi, b->buf, nr, seq, usn, true);
 	list_add_tail(&b->link, &t->blocks);
 	return r;
 }
@@ -387,20 +405,22 @@ int ntfs_trans_commit(struct ntfs_trans *t)
 	struct ntfs_sb *sbi = t->sbi;
 	struct ntfs_tblock *b;
 	void *tmp = NULL;
+	u32 largest = 0;
 	unsigned int i;
 	int err = 0;
 
 	list_sort(NULL, &t->blocks, ntfs_tblock_cmp);
-	list_for_each_entry(b, &t->blocks, link) {
+	list_for_each_entry(b, &t->blocks, link)
+		largest = max(largest, b->size);
+	if (largest) {
+		tmp = kmalloc(largest, GFP_NOFS);
 		if (!tmp)
-			tmp = kmalloc(max_t(u32, b->size, sbi->record_size), GFP_NOFS);
-		if (!tmp || b->size > max_t(u32, PAGE_SIZE, sbi->record_size)) {
 			err = -ENOMEM;
-			break;
-		}
-		err = ntfs_tblock_write(sbi, b, tmp);
+	}
+	list_for_each_entry(b, &t->blocks, link) {
 		if (err)
 			break;
+		err = ntfs_tblock_write(sbi, b, tmp);
 	}
 	kfree(tmp);
 	for (i = 0; i < t->nr_bits; i++)

@@ -28,7 +28,7 @@ stream data
 trans
 balloc
 attrib
-index
+index mft
 inode
 xattr
 file reparse

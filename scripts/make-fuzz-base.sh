@@ -22,7 +22,8 @@
 # (ntfs-3g makes every $ATTRIBUTE_LIST non-resident.)  File data is small:
 # the fuzzer corrupts metadata.
 #
-# Idempotent: a stamp holds a hash of this script and the ntfs-3g version.
+# Idempotent: a stamp holds a hash of this script, ntfs_image.py and the
+# ntfs-3g version.
 # Never mounts NTFS with the host kernel's driver.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +35,7 @@ SELF=$TOP/scripts/make-fuzz-base.sh
 for t in mkntfs ntfs-3g setfattr python3 mountpoint; do
 	command -v "$t" >/dev/null 2>&1 || die "make-fuzz-base: $t missing (scripts/deps.sh)"
 done
-key=$( (cat "$SELF"; dpkg-query -W -f='${Version}' ntfs-3g 2>/dev/null || true) |
+key=$( (cat "$SELF" "$S/ntfs_image.py"; dpkg-query -W -f='${Version}' ntfs-3g 2>/dev/null || true) |
 	sha256sum | cut -d' ' -f1)
 if [ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ] &&
 	[ -f "$OUT/base.img" ] && [ -f "$OUT/base-c512.img" ] && [ -f "$OUT/base-s4k.img" ]; then
@@ -59,7 +60,8 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 cat >"$OUT/helper.py" <<'EOF'
-import hashlib, os, struct, sys
+import hashlib, os, sys
+from ntfs_image import ea_value, symlink_reparse
 
 def data(seed, size, kind="text"):
     """Deterministic bytes: repeated text (compressible) or SHAKE-256."""
@@ -67,9 +69,6 @@ def data(seed, size, kind="text"):
         return hashlib.shake_256(seed.encode()).digest(size)
     line = ("%s: the quick brown fox jumps over the lazy dog\n" % seed).encode()
     return (line * (size // len(line) + 1))[:size]
-
-def u16(s):
-    return s.encode("utf-16-le")
 
 cmd, args = sys.argv[1], sys.argv[2:]
 if cmd == "gen":		# gen PATH SIZE [KIND]
@@ -95,20 +94,13 @@ elif cmd == "fragment":		# fragment PATH CLUSTERS
         os.pwrite(fd, data("%s:%d" % (path, i), cl, "rand"), i * cl)
     os.close(fd)
 elif cmd == "ea":		# ea NAME VALUE...: $EA contents as hex for setfattr
-    out = b""
-    for i in range(0, len(args), 2):
-        n, v = args[i].encode(), args[i + 1].encode()
-        body = struct.pack("<BBH", 0, len(n), len(v)) + n + b"\0" + v
-        size = (4 + len(body) + 3) & ~3
-        out += (struct.pack("<I", size) + body).ljust(size, b"\0")
-    print("0x" + out.hex())
+    print("0x" + ea_value(zip(args[0::2], args[1::2])).hex())
 elif cmd == "symlink":		# symlink TARGET: relative symlink reparse buffer
-    t = u16(args[0])
-    body = struct.pack("<HHHHI", len(t), len(t), 0, len(t), 1) + t + t
-    print("0x" + (struct.pack("<IHH", 0xA000000C, len(body), 0) + body).hex())
+    print("0x" + symlink_reparse(args[0]).hex())
 EOF
+# (the $EA and reparse point formats: ntfs_image.py)
 h() {
-	python3 "$OUT/helper.py" "$@"
+	PYTHONPATH="$S" python3 "$OUT/helper.py" "$@"
 }
 
 # populate M: the tree (the same in every image).

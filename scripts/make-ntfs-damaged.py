@@ -10,7 +10,7 @@ CLASS is the problem class fsck.ntfs3 must report, and only that class
 ("[CLASS] ..." lines, exit 4): each damage changes exactly one thing and
 keeps everything else consistent.  The edits go through the structural
 mutator of the corruption fuzzer (scripts/ntfs_fuzz_struct.py) and the
-volume parser of scripts/ntfs-fuzz-gen.py: MFT records and INDX blocks
+volume parser of scripts/ntfs_image.py: MFT records and INDX blocks
 are written back with their update sequence arrays applied again, records
 0-3 also to $MFTMirr (but for the damage that is the mirror), and a
 record's attributes are laid out again with their sizes after an edit.
@@ -23,7 +23,6 @@ held in memory, so keep it small.  Prints what it did on stdout.
 Format facts: the Linux-NTFS project's documentation and the libyal NTFS
 document; this is an independent implementation.
 """
-import importlib.util
 import os
 import struct
 import sys
@@ -31,10 +30,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ntfs_fuzz_struct as nfs  # noqa: E402  (records, fixups, indexes)
-
-_spec = importlib.util.spec_from_file_location("ntfs_fuzz_gen", os.path.join(HERE, "ntfs-fuzz-gen.py"))
-gen = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gen)		# the volume parser (Volume, File)
+import ntfs_image as gen  # noqa: E402  (the volume parser: Volume, File)
 
 u16, u32, u64 = nfs.u16, nfs.u32, nfs.u64
 MFT_RECORD_IN_USE = 0x0001

@@ -35,42 +35,21 @@ import random
 import re
 import struct
 
-M64 = (1 << 64) - 1
+# The NTFS format (fields, runlists, fixups): ntfs_image.py, shared with
+# the other image scripts.
+from ntfs_image import (M64, SECTOR, Corrupt, u16, u32, u64, s64, align8, utf16,  # noqa: F401
+                        signed_min, pack_runs, runs_of, unfixup, refixup)
+
 END = 0xFFFFFFFF		# attribute type that ends a record's attribute list
 AT_STANDARD_INFORMATION = 0x10
 AT_ATTRIBUTE_LIST, AT_FILE_NAME, AT_DATA = 0x20, 0x30, 0x80
 AT_INDEX_ROOT, AT_INDEX_ALLOCATION, AT_BITMAP = 0x90, 0xA0, 0xB0
 AT_EA_INFORMATION, AT_EA = 0xD0, 0xE0
 FL_COMPRESSED, FL_SPARSE = 0x0001, 0x8000
-SECTOR = 512			# update sequence stride, whatever the sector size
 # Limits of tests/tools/ntfs-mutate: at most 4096 patches a case (MAX_PATCH);
 # and "ntfs-mutate apply FILE SPEC", the way to replay a case by hand, gets
 # the SPEC as one argument, which Linux caps at 128 KiB (MAX_ARG_STRLEN).
 PATCH_MAX, SPEC_MAX = 4000, 120000
-
-
-def u16(b, o):
-    return struct.unpack_from("<H", b, o)[0]
-
-
-def u32(b, o):
-    return struct.unpack_from("<I", b, o)[0]
-
-
-def u64(b, o):
-    return struct.unpack_from("<Q", b, o)[0]
-
-
-def s64(b, o):
-    return struct.unpack_from("<q", b, o)[0]
-
-
-def align8(n):
-    return (n + 7) & ~7
-
-
-def utf16(s):
-    return s.encode("utf-16-le", "surrogatepass")
 
 
 class NoTarget(Exception):
@@ -80,48 +59,10 @@ class NoTarget(Exception):
 
 # ---------------------------------------------------------------- runlists
 
-def signed_min(v):
-    """v in the fewest little-endian bytes that hold it as a signed
-    number (mapping pairs store LCN deltas so)."""
-    n = 1
-    while not -(1 << (8 * n - 1)) <= v < (1 << (8 * n - 1)):
-        n += 1
-    return v.to_bytes(n, "little", signed=True)
-
-
-def pack_runs(runs):
-    """[(length, lcn or None)] -> mapping pairs with the terminator.
-
-    A length is written in the fewest bytes that keep it positive when
-    read as signed; one of 2^63 or more gets its low 8 bytes, which a
-    reader that takes lengths as signed sees as negative (deliberately:
-    the wrap cases use both readings)."""
-    out, prev = bytearray(), 0
-    for length, lcn in runs:
-        length &= M64
-        lb = signed_min(length) if length < 1 << 63 else length.to_bytes(8, "little")
-        ob = b""
-        if lcn is not None:
-            ob, prev = signed_min(lcn - prev), lcn
-        out.append(len(ob) << 4 | len(lb))
-        out += lb + ob
-    return bytes(out) + b"\0"
-
-
 def unpack_runs(mp):
     """Mapping pairs -> [(length, lcn or None)], lengths unsigned: only
     used on runlists of the base image and on our own."""
-    runs, pos, lcn = [], 0, 0
-    while pos < len(mp) and mp[pos]:
-        ll, lo = mp[pos] & 15, mp[pos] >> 4
-        length = int.from_bytes(mp[pos + 1:pos + 1 + ll], "little")
-        if lo:
-            lcn += int.from_bytes(mp[pos + 1 + ll:pos + 1 + ll + lo], "little", signed=True)
-            runs.append((length, lcn))
-        else:
-            runs.append((length, None))
-        pos += 1 + ll + lo
-    return runs
+    return [(n, lcn) for _, lcn, n in runs_of(mp)]
 
 
 class Mapping:
@@ -283,31 +224,16 @@ class Image:
     def read_protected(self, m, soff, size):
         """Logical bytes of the record at stream offset soff: the saved
         bytes of the update sequence array put back at sector ends."""
-        d = bytearray(self.sread(m, soff, size))
-        uo, uc = u16(d, 4), u16(d, 6)
-        if uc != size // SECTOR + 1 or uo + 2 * uc > size:
-            raise NoTarget("unexpected update sequence array")
-        usn = d[uo:uo + 2]
-        for i in range(1, uc):
-            if d[i * SECTOR - 2:i * SECTOR] != usn:
-                raise NoTarget("torn record in the base")
-            d[i * SECTOR - 2:i * SECTOR] = d[uo + 2 * i:uo + 2 * i + 2]
-        return d
+        try:
+            return unfixup(self.sread(m, soff, size), size)
+        except Corrupt as e:
+            raise NoTarget("base record: %s" % e)
 
     def write_protected(self, m, soff, logical, torn=()):
-        """Write a record with its fixups applied again: each sector's
-        last two bytes go to the update sequence array and the sequence
-        number takes their place.  torn: sectors left with a wrong check
-        value (for the cases that want exactly that)."""
-        d = bytearray(logical)
-        uo, uc = u16(d, 4), u16(d, 6)
-        usn = d[uo:uo + 2]
-        for i in range(1, min(uc, len(d) // SECTOR + 1)):
-            end = i * SECTOR - 2
-            if uo + 2 * i + 2 <= len(d):
-                d[uo + 2 * i:uo + 2 * i + 2] = d[end:end + 2]
-            d[end:end + 2] = usn if i not in torn else bytes([usn[0] ^ 0x5A, usn[1]])
-        self.swrite(m, soff, bytes(d))
+        """Write a record with its fixups applied again (ntfs_image.refixup;
+        torn: sectors left with a wrong check value, for the cases that
+        want exactly that)."""
+        self.swrite(m, soff, bytes(refixup(logical, torn)))
 
     def record(self, num):
         return self.read_protected(self.mft, num * self.rs, self.rs)

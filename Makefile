@@ -32,7 +32,7 @@ endif
 # (lockdep self-tests, locktorture per lock type, test-ww_mutex, hx_rtlocks,
 # rt-tests) and the tree's futex selftests under -icount; "@N" bounds a boot
 # to N seconds.  distro: Debian's own newest 6.12 kernel with our module
-# built by DKMS against its headers (scripts/check-distro.sh, issue 20):
+# built by DKMS against its headers (scripts/distro/check-distro.sh, issue 20):
 # the module must load in place of the stock one and read as on ours.
 CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests \
 	distro:distro,ntfs-read,ntfs-big rt:smoke,rt@1200 rt+icount:futex-selftests@600
@@ -68,7 +68,7 @@ help:
 	@echo "make check-distro   our module via DKMS on Debian's own 6.12 kernel, in QEMU"
 
 deps:
-	@$(S)/deps.sh
+	@$(S)/build/deps.sh
 
 # Userspace tools (tools/Makefile builds them on its own too).
 tools:
@@ -81,26 +81,26 @@ install: tools
 # fstests inside QEMU (hours under TCG; not part of make check).
 xfstests:
 	@TESTS="$(TESTS)" GROUP="$(GROUP)" DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" \
-		$(call variant_or,default) $(S)/xfstests.sh
+		$(call variant_or,default) $(S)/test/xfstests.sh
 
 xfstests-smoke:
-	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" $(call variant_or,default) $(S)/xfstests.sh
+	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" $(call variant_or,default) $(S)/test/xfstests.sh
 
 # Debian packaging (docs/install.md).
 deb:
-	@$(S)/deb.sh
+	@$(S)/distro/deb.sh
 
 deb-kernel:
-	@$(S)/deb-kernel.sh $(VARIANT)
+	@$(S)/distro/deb-kernel.sh $(VARIANT)
 
 check-distro:
-	@DISTRO_KERNEL="$(DISTRO_KERNEL)" $(S)/check-distro.sh
+	@DISTRO_KERNEL="$(DISTRO_KERNEL)" $(S)/distro/check-distro.sh
 
 run:
-	@$(S)/run.sh $(VARIANT)
+	@$(S)/vm/run.sh $(VARIANT)
 
 check:
-	@BOOTS="$(CHECK_BOOTS)" $(S)/check.sh
+	@BOOTS="$(CHECK_BOOTS)" $(S)/test/check.sh
 
 # The write-path tests alone (docs/test/ntfs-write.md): tests/ntfs-write on
 # the debug kernel, then ntfs-3g and fsck.ntfs3 on the volumes on the host.
@@ -108,16 +108,16 @@ check:
 # for the faster kernel.  Not in CHECK_BOOTS yet (our ntfs3 cannot write).
 .PHONY: check-write
 check-write:
-	@BOOT="$(or $(BOOT),debug:ntfs-write)" NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/check-write.sh
+	@BOOT="$(or $(BOOT),debug:ntfs-write)" NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/test/check-write.sh
 
 # The ntfs3 corruption fuzzer alone on the debug kernel: make fuzz N=3000 SEED=7
 fuzz:
-	@FUZZ_N="$(or $(N),$(FUZZ_N))" FUZZ_SEED="$(or $(SEED),$(FUZZ_SEED))" $(call variant_or,debug) $(S)/ntfs-fuzz.sh
+	@FUZZ_N="$(or $(N),$(FUZZ_N))" FUZZ_SEED="$(or $(SEED),$(FUZZ_SEED))" $(call variant_or,debug) $(S)/test/ntfs-fuzz.sh
 
 bench:
-	@$(call variant_or,default) $(S)/bench.sh
-	@$(call variant_or,default) $(S)/bench-ntfs.sh
-	@$(call variant_or,rt-nodebug) $(S)/bench-rt.sh
+	@$(call variant_or,default) $(S)/bench/bench.sh
+	@$(call variant_or,default) $(S)/bench/bench-ntfs.sh
+	@$(call variant_or,rt-nodebug) $(S)/bench/bench-rt.sh
 	@bench/fsck/run.sh
 
 # fsck.ntfs3 on 100 000 files, on the host (docs/bench/fsck.md).
@@ -128,42 +128,42 @@ bench-fsck:
 # RT locking benchmark alone (docs/bench/rt.md): locktorture and hackbench
 # on non-debug RT kernels, ours vs stock.
 bench-rt:
-	@$(call variant_or,rt-nodebug) $(S)/bench-rt.sh
+	@$(call variant_or,rt-nodebug) $(S)/bench/bench-rt.sh
 
 # Every locktorture type for 10 minutes on the rt kernel (RT_SOAK_SECONDS).
 rt-soak:
-	@$(call variant_or,rt) $(S)/rt-soak.sh
+	@$(call variant_or,rt) $(S)/test/rt-soak.sh
 
 # The tests/rt suite in N boots (default 10) of the rt kernel, short
 # locktorture runs (RT_BOOTS_LT_SECONDS): problems that show on some boots.
 rt-boots:
-	@RT_BOOTS="$(or $(N),$(RT_BOOTS))" $(call variant_or,rt) $(S)/rt-boots.sh
+	@RT_BOOTS="$(or $(N),$(RT_BOOTS))" $(call variant_or,rt) $(S)/test/rt-boots.sh
 
 # The NTFS benchmark alone (docs/bench/ntfs.md).
 .PHONY: bench-ntfs
 bench-ntfs:
-	@$(call variant_or,default) $(S)/bench-ntfs.sh
+	@$(call variant_or,default) $(S)/bench/bench-ntfs.sh
 
 tree:
-	@$(S)/deps.sh && $(S)/tree.sh
+	@$(S)/build/deps.sh && $(S)/build/tree.sh
 
 export-patches:
-	@$(S)/export-patches.sh
+	@$(S)/build/export-patches.sh
 
 check-series:
-	@$(S)/deps.sh && $(S)/check-series.sh
+	@$(S)/build/deps.sh && $(S)/build/check-series.sh
 
 kernel:
-	@$(S)/deps.sh && $(S)/tree.sh && $(S)/build-kernel.sh $(VARIANT)
+	@$(S)/build/deps.sh && $(S)/build/tree.sh && $(S)/build/build-kernel.sh $(VARIANT)
 
 modules:
-	@$(S)/build-modules.sh $(VARIANT)
+	@$(S)/build/build-modules.sh $(VARIANT)
 
 initramfs:
-	@$(S)/prepare.sh $(VARIANT)
+	@$(S)/build/prepare.sh $(VARIANT)
 
 selftest-harness:
-	@$(call variant_or,debug) $(S)/selftest-harness.sh
+	@$(call variant_or,debug) $(S)/test/selftest-harness.sh
 
 clean:
 	rm -rf build/kernel-* build/modules-* build/initramfs-* build/tests build/logs

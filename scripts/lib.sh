@@ -1,7 +1,13 @@
 # Common settings and helpers for the host-side scripts.  Sourced, not run.
 # shellcheck shell=sh
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+# TOP: the checkout, the first directory above the running script that
+# holds scripts/lib.sh (scripts sit in scripts/GROUP/, tests elsewhere).
+TOP=$(cd "$(dirname "$0")" && while [ ! -f scripts/lib.sh ] && [ "$PWD" != / ]; do cd ..; done && pwd)
+[ -f "$TOP/scripts/lib.sh" ] || {
+	echo "error: no scripts/lib.sh above $0" >&2
+	exit 1
+}
 BUILD=${BUILD:-$TOP/build}
 SRC=$BUILD/src/linux		# patched tree (pristine tag + patches/series)
 STOCK_SRC=$BUILD/src/stock	# git worktree of the pristine tag

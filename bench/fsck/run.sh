@@ -4,7 +4,7 @@
 # (results and method: docs/bench/fsck.md).
 #
 # Volumes:
-#   bigdir    build/ntfs-images/bigdir.img (scripts/make-ntfs-images.sh):
+#   bigdir    build/ntfs-images/bigdir.img (scripts/images/make-ntfs-images.sh):
 #             100 004 files in one directory, 100 079 objects, 512 MiB
 #   tree100k  build/bench-fsck/tree100k.img (made here, cached): 100 000
 #             files in 100 directories, every 10th with 5 000 bytes of data
@@ -51,7 +51,7 @@ die() {
 
 [ "$(id -u)" = 0 ] || die "bench/fsck: needs root (drop_caches)"
 for t in ntfsfix ntfsls ntfsinfo mkntfs ntfs-3g python3 make; do
-	command -v "$t" >/dev/null 2>&1 || die "bench/fsck: $t missing (scripts/deps.sh)"
+	command -v "$t" >/dev/null 2>&1 || die "bench/fsck: $t missing (scripts/build/deps.sh)"
 done
 mkdir -p "$OUT" "$LOGS"
 
@@ -82,7 +82,7 @@ esac
 # tree100k: made once; the stamp is a hash of the recipe below.
 MNT=$OUT/mnt
 LOG=$LOGS/bench-fsck-ntfs-3g.log
-. "$TOP/scripts/ntfs-3g.sh"
+. "$TOP/scripts/images/ntfs-3g.sh"
 trap 'fuse_reap' EXIT
 trap 'exit 1' INT TERM HUP
 
@@ -126,7 +126,7 @@ for vol in $VOLUMES; do
 	case $vol in
 	bigdir)
 		img=$BUILD/ntfs-images/bigdir.img
-		[ -f "$img" ] || "$TOP/scripts/make-ntfs-images.sh"
+		[ -f "$img" ] || "$TOP/scripts/images/make-ntfs-images.sh"
 		;;
 	tree100k)
 		make_tree

@@ -1,5 +1,5 @@
 #!/bin/sh
-# NTFS benchmark, in the VM (make bench-ntfs; scripts/bench-ntfs.sh boots it,
+# NTFS benchmark, in the VM (make bench-ntfs; scripts/bench/bench-ntfs.sh boots it,
 # docs/bench/ntfs.md has the results).  For each driver, our ntfs3 ("ours"),
 # the in-tree ntfs3 ("intree") and ntfs-3g (FUSE), and for the raw device
 # where that makes sense ("raw"):

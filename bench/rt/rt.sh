@@ -2,7 +2,7 @@
 # bench/rt (make bench-rt, docs/bench/rt.md): in the VM, locktorture
 # acquisitions per second per lock type (BR_WRITERS writers, BR_SECONDS
 # each, one type per module load) and hackbench times.  Prints
-# "BENCH key value unit higher|lower" lines for scripts/bench-table.py.
+# "BENCH key value unit higher|lower" lines for scripts/bench/bench-table.py.
 [ -f /hx/bench-rt-env ] && . /hx/bench-rt-env
 secs=${BR_SECONDS:-30}
 writers=${BR_WRITERS:-4}

@@ -2,7 +2,7 @@
 # Debian's own kernel (make check-distro): our ntfs3, installed by DKMS
 # under updates/dkms next to the stock kernel/fs/ntfs3/ntfs3.ko, is the one
 # modprobe loads; nothing loaded the stock one before; it mounts a volume.
-# /hx/distro-env (from scripts/check-distro.sh) says which version to expect.
+# /hx/distro-env (from scripts/distro/check-distro.sh) says which version to expect.
 . /tests/include/tap.sh
 . /hx/env
 . /hx/distro-env

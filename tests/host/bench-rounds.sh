@@ -1,8 +1,8 @@
 #!/bin/sh
-# Host-side test of scripts/bench-rounds.py, which merges the rounds of
+# Host-side test of scripts/bench/bench-rounds.py, which merges the rounds of
 # make bench-rt (BR_ROUNDS): medians per kernel, ratio per round.
 . "$(dirname "$0")/../include/tap.sh"
-tool=$(dirname "$0")/../../scripts/bench-rounds.py
+tool=$(dirname "$0")/../../scripts/bench/bench-rounds.py
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 

@@ -15,7 +15,7 @@ cd "$top" || exit 1
 BUILD=$top/build
 . "$top/scripts/lib.sh"
 TOP=$top
-. "$top/scripts/distro-lib.sh"
+. "$top/scripts/distro/distro-lib.sh"
 
 abi=$(distro_versions amd64 | tail -n 1)
 if [ -z "$abi" ]; then

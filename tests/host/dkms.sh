@@ -35,7 +35,7 @@ built_module() {
 if [ -z "$kdir" ]; then
 	check "a kernel is built to run DKMS against" false
 elif ! command -v dkms >/dev/null; then
-	check "dkms is installed (scripts/deps.sh)" false
+	check "dkms is installed (scripts/build/deps.sh)" false
 else
 	kver=$(cat "$kdir/include/config/kernel.release")
 	setup

@@ -3,9 +3,9 @@
 #
 # fsck.ntfs3 under AddressSanitizer and UBSan on the corruption fuzzer's
 # cases (tests/fsck/README.md).  Builds fsck.ntfs3-asan (make -C tools
-# O=build/tools asan), the fuzzer's base volumes (scripts/make-fuzz-base.sh)
+# O=build/tools asan), the fuzzer's base volumes (scripts/images/make-fuzz-base.sh)
 # and, with the generator "make check" uses for the in-VM fuzzer
-# (scripts/ntfs-fuzz-gen.py), the structural regression set (ids 1000001
+# (scripts/images/ntfs-fuzz-gen.py), the structural regression set (ids 1000001
 # on) and FSCK_FUZZ_N seeded cases (seed FUZZ_SEED, default 1; N default
 # 300).  Each case is the base image with the case's bytes written over it;
 # the checker runs on it under "timeout 20".  A case passes when the exit
@@ -33,7 +33,7 @@ build_asan() {
 	[ -x "$fsck" ]
 }
 bases() {
-	sh "$S/make-fuzz-base.sh" >"$w/base.log" 2>&1 </dev/null || { quoted "$w/base.log"; return 1; }
+	sh "$S/images/make-fuzz-base.sh" >"$w/base.log" 2>&1 </dev/null || { quoted "$w/base.log"; return 1; }
 }
 check "fsck.ntfs3-asan builds (make -C tools O=build/tools asan)" build_asan
 check "the fuzzer's base volumes are built (make-fuzz-base.sh)" bases
@@ -45,7 +45,7 @@ fi
 
 imgs=$B/fuzz/base.img,$B/fuzz/base-c512.img,$B/fuzz/base-s4k.img
 gen() {
-	python3 "$S/ntfs-fuzz-gen.py" "$@" >>"$w/gen.log" 2>&1 </dev/null || { quoted "$w/gen.log"; return 1; }
+	python3 "$S/images/ntfs-fuzz-gen.py" "$@" >>"$w/gen.log" 2>&1 </dev/null || { quoted "$w/gen.log"; return 1; }
 }
 check "ntfs-fuzz-gen.py --regress: the regression set" gen --regress "$imgs" "$w/regress"
 check "ntfs-fuzz-gen.py $seed $n: the seeded cases" gen "$seed" "$n" "$imgs" "$w/cases"

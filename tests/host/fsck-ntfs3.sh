@@ -10,7 +10,7 @@
 #     512- and 4096-byte sectors), on the Windows-made forensics volume, and
 #     on the healthy partitions of build/ntfs-special/special.img; the
 #     special partitions that are damaged on purpose give their one class;
-#   - damage: for each problem class, scripts/make-ntfs-damaged.py damages a
+#   - damage: for each problem class, scripts/images/make-ntfs-damaged.py damages a
 #     clean volume of build/fsck-images, and the checker must exit 4 and
 #     report that class and no other.
 # TAP on stdout; exit status 0 only if every test passed.  Builds the images
@@ -42,9 +42,9 @@ fi
 
 # images SCRIPT: run an image builder quietly.
 images() {
-	sh "$S/$1" >"$w/$1.log" 2>&1 </dev/null || { tail -n 20 "$w/$1.log" | sed 's/^/# /'; return 1; }
+	sh "$S/images/$1" >"$w/$1.log" 2>&1 </dev/null || { tail -n 20 "$w/$1.log" | sed 's/^/# /'; return 1; }
 }
-blank() {	# the blank volume scripts/check.sh makes for the VM tests
+blank() {	# the blank volume scripts/test/check.sh makes for the VM tests
 	[ -f "$B/ntfs-blank.img" ] && return 0
 	truncate -s 32M "$B/ntfs-blank.img.new" &&
 		mkntfs -F -f -q -L blank "$B/ntfs-blank.img.new" >/dev/null 2>&1 &&
@@ -160,7 +160,7 @@ for i in range(n):
         print(e[56:128].decode("utf-16-le").rstrip("\0"), first * 512, (last - first + 1) * 512)
 EOF
 check "special.img has its 12 partitions" [ "$(wc -l <"$w/parts")" = 12 ]
-# What each partition is (scripts/make-ntfs-special.sh): healthy ones, or
+# What each partition is (scripts/images/make-ntfs-special.sh): healthy ones, or
 # damaged on purpose (want class and exit status).  A dirty flag, an
 # unclean $LogFile, a hiberfil.sys and a version 1.2 $Volume are not
 # problems (docs/man/fsck.ntfs3.8).
@@ -186,7 +186,7 @@ check "clean: special-4k.img (4096-byte sectors)" clean "$B/ntfs-special/special
 # in DIR/what.
 generate() {
 	mkdir -p "$2"
-	python3 "$S/make-ntfs-damaged.py" --all "$1" "$2" >"$2/what" 2>&1 ||
+	python3 "$S/images/make-ntfs-damaged.py" --all "$1" "$2" >"$2/what" 2>&1 ||
 		{ quoted "$2/what"; return 1; }
 }
 
@@ -214,7 +214,7 @@ undamaged() {
 	done
 }
 
-classes_all=$(python3 "$S/make-ntfs-damaged.py" --list | awk '{ print $1 }')
+classes_all=$(python3 "$S/images/make-ntfs-damaged.py" --list | awk '{ print $1 }')
 # every class: one damage for each problem class fsck.h defines (P_*).
 every_class() {
 	want=$(sed -n 's/^#define P_[A-Z]*[[:space:]]*"\([^"]*\)".*/\1/p' \

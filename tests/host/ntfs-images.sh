@@ -1,5 +1,5 @@
 #!/bin/sh
-# Host-side test of the NTFS test images (scripts/make-ntfs-images.sh): the
+# Host-side test of the NTFS test images (scripts/images/make-ntfs-images.sh): the
 # manifests, read back through ntfs-3g, must agree with what independent
 # readers find on the image -- ntfsls and ntfscat (libntfs-3g without FUSE)
 # and fsntfsinfo (libfsntfs) -- and each image must hold the on-disk
@@ -13,7 +13,7 @@ trap 'rm -rf "$w"' EXIT
 export LC_ALL=C.UTF-8	# ntfsls/ntfscat convert names with the locale
 
 build() {
-	sh "$top/scripts/make-ntfs-images.sh" >"$w/build.log" 2>&1
+	sh "$top/scripts/images/make-ntfs-images.sh" >"$w/build.log" 2>&1
 }
 check "make-ntfs-images.sh builds the images" build
 # shellcheck disable=SC2154 # set by tap.sh

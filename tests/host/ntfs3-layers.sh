@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The files of ntfs3/ call each other in layers, without cycles
-# (scripts/ntfs3-layers.sh; the layers are in docs/design/ntfs3.md,
+# (scripts/test/ntfs3-layers.sh; the layers are in docs/design/ntfs3.md,
 # "Files").  First the checker itself is tried on two tiny objects built
 # here, one pair with a cycle and one with a call that goes up; then it
 # checks ntfs3/, built against kernel-debug (else kernel-default) in
@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../include/tap.sh"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-layers=$top/scripts/ntfs3-layers.sh
+layers=$top/scripts/test/ntfs3-layers.sh
 t=$top/build/ntfs3-layers-selftest
 cc=${CC:-gcc}
 
@@ -55,7 +55,7 @@ out=$top/build/ntfs3-layers.out
 sh "$layers" >"$out" 2>&1
 rc=$?
 sed 's/^/# /' "$out"
-check "ntfs3/ builds and its objects are read (scripts/ntfs3-layers.sh)" [ "$rc" != 2 ]
+check "ntfs3/ builds and its objects are read (scripts/test/ntfs3-layers.sh)" [ "$rc" != 2 ]
 no_cycle() {
 	[ "$rc" != 2 ] && ! grep -q '^cycle:' "$out"
 }

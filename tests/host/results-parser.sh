@@ -1,8 +1,8 @@
 #!/bin/sh
-# Host-side test of scripts/results.py, the judge of every boot: canned test
+# Host-side test of scripts/vm/results.py, the judge of every boot: canned test
 # channels and consoles, each with the verdict the judge must give.
 . "$(dirname "$0")/../include/tap.sh"
-judge=$(dirname "$0")/../../scripts/results.py
+judge=$(dirname "$0")/../../scripts/vm/results.py
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 

@@ -3,7 +3,7 @@
 #
 # The RT lock layer keeps every exported symbol modules use: each symbol in
 # tests/host/rt-exports.list (what the stock RT build exports from the
-# files our series changes; scripts/rt-exports-list.sh) must be exported by
+# files our series changes; scripts/build/rt-exports-list.sh) must be exported by
 # our rt kernel (build/kernel-rt, which make check builds), and no more
 # restrictively: a plain EXPORT_SYMBOL of stock must not become _GPL.
 # TAP on stdout.

@@ -5,7 +5,7 @@
 # MODULE_VERSION (ntfs3/super.c), PACKAGE_VERSION of ntfs3/dkms.conf, the
 # top entry of debian/changelog (a native package: no Debian revision) and
 # fsck.ntfs3 -V (tools/Makefile reads VERSION) must all say the same.  To
-# release: edit VERSION, then scripts/set-version.sh.  TAP on stdout.
+# release: edit VERSION, then scripts/build/set-version.sh.  TAP on stdout.
 . "$(dirname "$0")/../include/tap.sh"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,7 +16,7 @@ debv=$(sed -n '1s/^ntfs3 (\([^)]*\)).*/\1/p' "$top/debian/changelog")
 
 agrees() {
 	[ "$2" = "$v" ] && return 0
-	echo "# $1 says '$2', VERSION says '$v' (scripts/set-version.sh fixes it)"
+	echo "# $1 says '$2', VERSION says '$v' (scripts/build/set-version.sh fixes it)"
 	return 1
 }
 

@@ -4,7 +4,7 @@
  * test volumes are, what the host recorded about them, which driver is
  * loaded, and the kernel messages a step caused.
  *
- * The special volumes (scripts/make-ntfs-special.sh) are partitions of the
+ * The special volumes (scripts/images/make-ntfs-special.sh) are partitions of the
  * disk named "special" in HX_DISK_NAMES (GPT partition name = volume name)
  * and the disk "special-4k"; /ntfs-images/special.meta says what they hold.
  */

@@ -1,5 +1,5 @@
 # Helpers for the ntfs3 feature tests (tests/ntfs-read/feat-*.sh).  Sourced.
-# The special volumes (scripts/make-ntfs-special.sh) are partitions of the
+# The special volumes (scripts/images/make-ntfs-special.sh) are partitions of the
 # disk named "special" (GPT partition name = volume name) and the disk
 # "special-4k"; what they hold is in /ntfs-images/special.meta.
 # shellcheck shell=sh

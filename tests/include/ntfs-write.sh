@@ -16,7 +16,7 @@
 # through the other driver.  The expected tree, the driver's listings and
 # a few facts go to /tmp/ntfs-write-out/, which the last test of the suite
 # (99-export) writes as a tar archive onto disk "write-out", for the host
-# (scripts/ntfs-write-verify.sh: ntfs-3g and fsck.ntfs3 on the images).
+# (scripts/test/ntfs-write-verify.sh: ntfs-3g and fsck.ntfs3 on the images).
 #
 # Inside a workload:
 #   x EXPECT DESCRIPTION FSOPS-ARGS...   one call of /tests/tools/fsops; its

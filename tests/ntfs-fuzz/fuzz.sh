@@ -1,6 +1,6 @@
 #!/bin/sh
-# The corruption fuzzer: mutation cases of scripts/ntfs-fuzz-gen.py (in
-# /ntfs-fuzz/cases, with the base images /ntfs-fuzz/*.img; scripts/check.sh
+# The corruption fuzzer: mutation cases of scripts/images/ntfs-fuzz-gen.py (in
+# /ntfs-fuzz/cases, with the base images /ntfs-fuzz/*.img; scripts/test/check.sh
 # puts them into the boot's overlay) applied one at a time to copies of the
 # base images in /tmp, each mounted read-only with our ntfs3 and walked by
 # /tests/tools/ntfs-mutate (one TAP line per case; a case fails only when it
@@ -19,7 +19,7 @@ FUZZ_DEADLINE=$((${HX_TEST_TIMEOUT:-600} - FUZZ_TIMEOUT - 90))
 export FUZZ_TIMEOUT FUZZ_DEADLINE
 [ -z "${FUZZ_WALK:-}" ] || export FUZZ_WALK
 if [ ! -s "$DIR/cases" ]; then
-	echo "1..0 # SKIP no fuzz cases in this boot (scripts/check.sh puts them into the overlay)"
+	echo "1..0 # SKIP no fuzz cases in this boot (scripts/test/check.sh puts them into the overlay)"
 	exit 0
 fi
 rmmod ntfs3 2>/dev/null

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * feat-dirs: directories on our ntfs3, against the manifests of
- * scripts/make-ntfs-images.sh (/ntfs-images) and special.meta:
+ * scripts/images/make-ntfs-images.sh (/ntfs-images) and special.meta:
  *
  *   bigdir  readdir of big/ (100 004 names, a deep $I30 B+tree) returns
  *           every name once: the count is the manifest's + "." + ".."

@@ -1,5 +1,5 @@
 #!/bin/sh
-# feat-forms: the "forms" volume of scripts/make-ntfs-special.sh: valid
+# feat-forms: the "forms" volume of scripts/images/make-ntfs-special.sh: valid
 # attribute forms that ntfs-3g reads (checked when the volume is built) but
 # never writes itself; its FORMS list says how each was made:
 #

@@ -1,6 +1,6 @@
 #!/bin/sh
 # feat-options: mount options of our ntfs3 on the "opts" volume of
-# scripts/make-ntfs-special.sh (hello.txt, Dir/inner.txt, readonly.txt with
+# scripts/images/make-ntfs-special.sh (hello.txt, Dir/inner.txt, readonly.txt with
 # FILE_ATTRIBUTE_READONLY, hidden.txt and hiddendir with HIDDEN, system.txt
 # with SYSTEM, names/ with Latin-1 and non-Latin-1 names, twins/ with
 # TWIN.TXT, Twin.Txt and twin.txt):

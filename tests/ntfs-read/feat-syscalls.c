@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * feat-syscalls: system calls on our ntfs3, against what the host recorded
- * in /ntfs-images/special.meta (scripts/make-ntfs-special.sh) for the
+ * in /ntfs-images/special.meta (scripts/images/make-ntfs-special.sh) for the
  * volumes "sys", "opts", "4k" and "small" (512-byte clusters):
  *
  *   FS_IOC_GETFSLABEL     the mkntfs label (UTF-8), on a directory and a file

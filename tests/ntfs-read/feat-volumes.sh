@@ -1,5 +1,5 @@
 #!/bin/sh
-# feat-volumes: volumes in special states (scripts/make-ntfs-special.sh)
+# feat-volumes: volumes in special states (scripts/images/make-ntfs-special.sh)
 # mounted with our ntfs3:
 #
 #   bootbak   sector 0 zeroed: mounts from the backup boot sector, a kernel

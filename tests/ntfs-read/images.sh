@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every NTFS test image (scripts/make-ntfs-images.sh, attached read-only as
+# Every NTFS test image (scripts/images/make-ntfs-images.sh, attached read-only as
 # virtio disks in HX_DISK_NAMES order) mounted with our ntfs3 and listed by
 # /tests/tools/walk: names, types, sizes, SHA-256 of every file, link
 # counts, symlink targets, user.* xattrs and NTFS attributes must equal the

@@ -4,7 +4,7 @@
 # with no "!!!" (a writer or reader found the lock held by someone else);
 # lock_busted, a lock that does not lock, must end in FAILURE.  Its
 # expected WARN (lock_torture_writer) is framed by "hx-expect-warn" markers
-# that scripts/results.py accepts for that one function and nothing else.
+# that scripts/vm/results.py accepts for that one function and nothing else.
 # LT_TYPES overrides the list; LT_SECONDS the time per type (make rt-soak).
 . /tests/include/tap.sh
 [ -f /hx/lt-env ] && . /hx/lt-env

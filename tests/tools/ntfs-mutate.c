@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ntfs-mutate: apply byte patches to an image, and the corruption fuzzer's
- * per-case loop (tests/ntfs-fuzz/fuzz.sh; cases from scripts/ntfs-fuzz-gen.py).
+ * per-case loop (tests/ntfs-fuzz/fuzz.sh; cases from scripts/images/ntfs-fuzz-gen.py).
  *
  *   ntfs-mutate apply FILE SPEC
  *	SPEC is "offset:hexbytes[,offset:hexbytes...]"; writes the bytes at
@@ -34,6 +34,13 @@
  *	run).  Kernel messages are read from /dev/kmsg and counted per
  *	case.  Ends with a summary (also per category), a check that each
  *	image equals its REFDIR copy again, and the plan.
+ *	Write phase (FUZZ_WRITE=0 turns it off): every case that mounted is
+ *	copied, mounted read-write and given a short workload (create,
+ *	write, rename, link, truncate, unlink, rmdir in a new directory;
+ *	appends, truncation and a create/unlink in what the root already
+ *	holds; syncfs), then unmounted.  Errors are expected there (EIO,
+ *	EROFS, ENOSPC); a hang, a killed child or a failed unmount fails the
+ *	case, and the console is judged for oopses as for the walk.
  *	FUZZ_WALK=MASK limits the walk (for timing it): 1 listed xattrs,
  *	2 system.* xattrs, 4 reads, 8 SEEK_DATA/HOLE and FIEMAP, 16 O_DIRECT,
  *	32 directory seeks and lookups of absent names, 64 mmap, 128 FIBMAP,
@@ -234,11 +241,11 @@ static int errnum(const char *name)
 
 /* Where the walk spends its time (summed over the cases in the summary). */
 enum { P_MOUNT, P_OTHER, P_XATTR, P_HANDLE, P_READ, P_MMAP, P_SEEK, P_FIBMAP, P_DIRECT,
-       P_LIST, P_SMALL, P_DIRSEEK, NPARTS };
+       P_LIST, P_SMALL, P_DIRSEEK, P_WRITE, NPARTS };
 static const char *const part_name[NPARTS] = {
 	"mount+umount", "lstat/readlink/open", "xattrs", "file handles", "read", "mmap",
 	"SEEK_DATA/HOLE+FIEMAP", "FIBMAP", "O_DIRECT", "getdents64 64 KiB", "getdents64 280 B",
-	"dir seek+lookup",
+	"dir seek+lookup", "write phase",
 };
 static double part_time[NPARTS];
 static int cur_part;
@@ -967,7 +974,14 @@ static void visit(int dirfd, const char *name, const char *path, int depth)
 	}
 }
 
+static int loop_attach_rw(const char *img, char *dev, size_t devlen, int rw);
+
 static int loop_attach(const char *img, char *dev, size_t devlen)
+{
+	return loop_attach_rw(img, dev, devlen, 0);
+}
+
+static int loop_attach_rw(const char *img, char *dev, size_t devlen, int rw)
 {
 	struct loop_config cfg;
 	int ctl, n, lfd, bfd;
@@ -984,12 +998,12 @@ static int loop_attach(const char *img, char *dev, size_t devlen)
 	lfd = open(dev, O_RDWR | O_CLOEXEC);
 	if (lfd < 0)
 		return -errno;
-	bfd = open(img, O_RDONLY | O_CLOEXEC);
+	bfd = open(img, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (bfd < 0)
 		return -errno;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = bfd;
-	cfg.info.lo_flags = LO_FLAGS_READ_ONLY;
+	cfg.info.lo_flags = rw ? 0 : LO_FLAGS_READ_ONLY;
 	if (ioctl(lfd, LOOP_CONFIGURE, &cfg) < 0) {
 		n = -errno;
 		close(bfd);
@@ -1021,6 +1035,163 @@ static void do_volume(const char *mnt)
 	} else if (!memchr(label, 0, FSLABEL_MAX)) {
 		failx("FS_IOC_GETFSLABEL", mnt, E_BADVAL, "no NUL in %d bytes", FSLABEL_MAX);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The write phase (in the child, after the read-only walk).          */
+
+/* Copy file from to file to; 0 or -1. */
+static int copy_image(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	ssize_t n = 0;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, 256 << 10)) > 0)
+		if (write(out, buf, n) != n) {
+			n = -1;
+			break;
+		}
+	close(in);
+	close(out);
+	return n < 0 ? -1 : 0;
+}
+
+/* Write n bytes of a pattern to path (opened with flags); errors ignored. */
+static void put_bytes(const char *path, int flags, size_t n)
+{
+	static char pattern[4096];
+	int fd;
+
+	memset(pattern, 'w', sizeof(pattern));
+	note("write", path);
+	fd = open(path, flags | O_WRONLY | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	while (n) {
+		size_t k = n < sizeof(pattern) ? n : sizeof(pattern);
+
+		if (write(fd, pattern, k) != (ssize_t)k)
+			break;
+		n -= k;
+	}
+	note("fsync", path);
+	fsync(fd);
+	close(fd);
+}
+
+/* A new directory with a file moved, linked, cut and removed again. */
+static void write_new_things(const char *mnt)
+{
+	char d[PATH_MAX], a[PATH_MAX], b[PATH_MAX], c[PATH_MAX];
+
+	snprintf(d, sizeof(d), "%s/fuzz-w", mnt);
+	snprintf(a, sizeof(a), "%s/fuzz-w/a", mnt);
+	snprintf(b, sizeof(b), "%s/fuzz-w/b", mnt);
+	snprintf(c, sizeof(c), "%s/fuzz-w/c", mnt);
+	note("mkdir", d);
+	mkdir(d, 0755);
+	put_bytes(a, O_CREAT | O_TRUNC, 100);
+	put_bytes(a, O_APPEND, 70000);
+	note("rename", a);
+	rename(a, b);
+	note("link", b);
+	link(b, c);
+	note("truncate", b);
+	truncate(b, 5000);
+	truncate(b, 200000);
+	note("unlink", c);
+	unlink(c);
+	unlink(b);
+	note("rmdir", d);
+	rmdir(d);
+}
+
+/* What the root already holds: appends and cuts to files, a create in directories. */
+static void write_old_things(const char *mnt)
+{
+	int files = 0, dirs = 0, fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char path[PATH_MAX], name[64][256];
+	int n = 0, i;
+	DIR *dp;
+	struct dirent *de;
+
+	if (fd < 0)
+		return;
+	dp = fdopendir(fd);
+	if (!dp) {
+		close(fd);
+		return;
+	}
+	note("readdir", mnt);
+	while (n < 64 && (de = readdir(dp)))
+		if (de->d_name[0] != '.' && de->d_name[0] != '$')
+			snprintf(name[n++], sizeof(name[0]), "%s", de->d_name);
+	closedir(dp);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", mnt, name[i]);
+		note("lstat", path);
+		if (lstat(path, &st))
+			continue;
+		if (S_ISREG(st.st_mode) && files++ < 4) {
+			put_bytes(path, O_APPEND, 3000);
+			note("truncate", path);
+			truncate(path, st.st_size / 2);
+		} else if (S_ISDIR(st.st_mode) && dirs++ < 2) {
+			char f[PATH_MAX];
+
+			snprintf(f, sizeof(f), "%s/%s/fuzz-new", mnt, name[i]);
+			put_bytes(f, O_CREAT | O_EXCL, 10);
+			note("unlink", f);
+			unlink(f);
+		}
+	}
+}
+
+/* Copy the patched image, mount it read-write, change it, unmount it. */
+static void write_phase(const char *img, const char *mnt)
+{
+	const char *env = getenv("FUZZ_WRITE");
+	char copy[PATH_MAX], dev[64];
+	int lfd, mfd;
+
+	if (env && !strcmp(env, "0"))
+		return;
+	part(P_WRITE);
+	snprintf(copy, sizeof(copy), "%s.w", img);
+	note("copy", img);
+	if (copy_image(img, copy))
+		return;
+	lfd = loop_attach_rw(copy, dev, sizeof(dev), 1);
+	if (lfd < 0) {
+		unlink(copy);
+		return;
+	}
+	note("mount rw", dev);
+	if (!mount(dev, mnt, "ntfs3", 0, "")) {
+		write_new_things(mnt);
+		write_old_things(mnt);
+		mfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		note("syncfs", mnt);
+		if (mfd >= 0) {
+			syncfs(mfd);
+			close(mfd);
+		}
+		note("umount rw", mnt);
+		if (umount(mnt))
+			broken("umount after the write phase: %s", strerrorname_np(errno) ?: "?");
+	}
+	ioctl(lfd, LOOP_CLR_FD, 0);
+	close(lfd);
+	unlink(copy);
 }
 
 /* The child: mount, walk, unmount.  The result on fd out, in one write:
@@ -1065,6 +1236,8 @@ static void run_child(const char *img, const char *mnt, int out)
 	note("umount", mnt);
 	rc = umount(mnt) ? errno : 0;
 	ioctl(lfd, LOOP_CLR_FD, 0);
+	if (!rc)
+		write_phase(img, mnt);
 	part(P_OTHER);
 	len = snprintf(res, sizeof(res), "mounted %d %d umount=%d objcap=%d dircap=%d", w.objects,
 		       w.bad_objects, rc, w.objcap, w.dircap);
@@ -1205,7 +1378,7 @@ static void write_str(const char *path, const char *s)
 }
 
 /* Task states, every task's stack and every CPU's backtrace on the
- * console, between two marker lines (scripts/results.py counts the dump
+ * console, between two marker lines (scripts/vm/results.py counts the dump
  * as one report, with its reason).  At most three dumps per run. */
 static int sysrq_dump(const char *reason)
 {

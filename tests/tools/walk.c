@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * walk: list a mounted tree in the formats of scripts/make-ntfs-images.sh,
+ * walk: list a mounted tree in the formats of scripts/images/make-ntfs-images.sh,
  * fast enough for 100 000 files under emulation (no fork per file).
  *
  *   walk manifest DIR   type, path, size, sha256 (up to 1 GiB), nlink, symlink target

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The guest half of scripts/xfstests.sh, run by the initramfs's /init
+# The guest half of scripts/test/xfstests.sh, run by the initramfs's /init
 # (busybox, MODE=cmd) from /xfstests, where the host put this file, env,
 # local.config, exclude, fsck.ntfs3 and the test selection.
 # Disks: vda the root filesystem as a cpio archive, vdb test, vdc scratch,
@@ -11,7 +11,7 @@
 set -u
 X=/xfstests
 R=/xr
-# shellcheck disable=SC1091 # written by scripts/xfstests.sh
+# shellcheck disable=SC1091 # written by scripts/test/xfstests.sh
 . $X/env	# DRIVER, SELECTION
 
 fail() {

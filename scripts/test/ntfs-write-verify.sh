@@ -1,0 +1,243 @@
+#!/bin/sh
+# ntfs-write-verify.sh: the host side of the write tests (tests/ntfs-write,
+# docs/test/ntfs-write.md).
+#
+#   ntfs-write-verify.sh prepare [DIR]
+#       a fresh writable copy of a blank mkntfs volume per workload
+#       (DIR/write-NAME.img, NAME from tests/ntfs-write/NN-NAME.sh), an empty
+#       output disk DIR/write-out.img, and DIR/overlay/ntfs-write/env naming
+#       the driver under test (NTFS_WRITE_DRIVER or DRIVER: ours or intree;
+#       default ours).
+#       Prints one "PATH NAME" line per disk, in the order to attach them.
+#   ntfs-write-verify.sh verify [DIR]
+#       after the boot: unpacks what the VM left on write-out (expected
+#       trees, the in-VM listings), then per workload volume:
+#         - build/tools/fsck.ntfs3 -n must exit 0;
+#         - ntfs-3g (FUSE, read-only) lists it: names, types, sizes,
+#           SHA-256, link counts, symlink targets and user.* xattrs ($EA)
+#           must equal the expected tree the VM computed on tmpfs.
+#       TAP on stdout, ending with "N passed, N failed"; exit 1 on a failure.
+# DIR defaults to build/ntfs-write.  Runs alone after a boot, e.g. after
+# "make check-write", to look at one volume again.  Never mounts NTFS with
+# the host kernel's driver.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$S/images/ntfs-3g.sh"
+
+cmd=${1:?usage: ntfs-write-verify.sh prepare|verify [DIR]}
+DIR=${2:-$BUILD/ntfs-write}
+SIZE=${NTFS_WRITE_SIZE:-128M}
+
+workloads() {
+	for t in "$TOP"/tests/ntfs-write/[0-9]*-*.sh; do
+		n=${t##*/[0-9]*-}
+		n=${n%.sh}
+		[ "$n" = export ] || echo "$n"
+	done
+}
+
+prepare() {
+	command -v mkntfs >/dev/null || die "mkntfs missing (scripts/build/deps.sh)"
+	drv=${NTFS_WRITE_DRIVER:-${DRIVER:-ours}}
+	case $drv in ours | intree) ;; *) die "NTFS_WRITE_DRIVER=$drv: ours or intree" ;; esac
+	mkdir -p "$DIR"
+	tmpl=$DIR/blank-$SIZE.img
+	if [ ! -f "$tmpl" ]; then
+		truncate -s "$SIZE" "$tmpl.new"
+		mkntfs -F -f -q -L write "$tmpl.new" >/dev/null 2>&1 || die "mkntfs could not make $tmpl"
+		mv "$tmpl.new" "$tmpl"
+	fi
+	rm -rf "$DIR/out" "$DIR/overlay" "$DIR"/write-*.img
+	for n in $(workloads); do
+		cp --sparse=always "$tmpl" "$DIR/write-$n.img"
+		echo "$DIR/write-$n.img write-$n"
+	done
+	truncate -s 16M "$DIR/write-out.img"
+	echo "$DIR/write-out.img write-out"
+	mkdir -p "$DIR/overlay/ntfs-write"
+	echo "NTFS_WRITE_DRIVER=$drv" >"$DIR/overlay/ntfs-write/env"
+}
+
+# listing IMG PREFIX: PREFIX.manifest (walk's format) and PREFIX.xattrs of
+# the volume, read through ntfs-3g.
+listing() {
+	fuse_mount "$1" ro,posix_nlink
+	rc=0
+	python3 - "$MNT" "$2" <<'EOF' || rc=$?
+import ctypes, errno, hashlib, os, stat, struct, sys
+
+root, out = os.fsencode(sys.argv[1]), sys.argv[2]
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(65536)
+
+def xattr(p, name):
+    # a buffer of the largest size: ntfs-3g answers a small one wrongly
+    got = libc.lgetxattr(p, name.encode(), buf, len(buf))
+    if got >= 0:
+        return buf.raw[:got]
+    e = ctypes.get_errno()
+    if e in (errno.ENODATA, errno.EOPNOTSUPP):
+        return None
+    raise OSError(e, os.strerror(e), p)
+
+def sha(p):
+    h = hashlib.sha256()
+    with open(p, "rb") as f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                return h.hexdigest().encode()
+            h.update(b)
+
+def symlink_target(p, rel):
+    """The target as stored in the reparse point (IO_REPARSE_TAG_SYMLINK:
+    the substitute name, "\\" as "/"; an absolute one loses "\\??\\" and
+    its drive letter, the volume's root being "/"), and what ntfs-3g's
+    readlink makes of it, listed apart: it cannot follow every form."""
+    r = os.readlink(p)
+    rp = xattr(p, "system.ntfs_reparse_data")
+    t = None
+    if rp and len(rp) >= 20 and struct.unpack_from("<I", rp)[0] == 0xA000000C:
+        so, sl, po, pl, fl = struct.unpack_from("<HHHHI", rp, 8)
+        t = rp[20 + so:20 + so + sl].decode("utf-16-le").encode()
+        if not fl & 1:
+            if t.startswith(b"\\??\\"):
+                t = t[4:]
+            if t[1:2] == b":":
+                t = t[2:]
+        t = t.replace(b"\\", b"/")
+    elif rp and len(rp) >= 12 and struct.unpack_from("<I", rp)[0] == 0xA000001D:
+        t = rp[12:]			# WSL symlink: UTF-8 after a version word
+    if r.startswith(root + b"/"):
+        r = b"@MNT@" + r[len(root):]	# ntfs-3g: absolute under its mount point
+    links.append(b"\t".join((rel, t if t is not None else b"-", r)))
+    return t if t is not None else r
+
+man, xat, links = [], [], []
+def visit(rel):
+    p = root + rel[1:]
+    st = os.lstat(p)
+    m = st.st_mode
+    if stat.S_ISDIR(m):
+        man.append(b"\t".join((b"d", rel, b"-", b"-", b"-", b"-")))
+    elif stat.S_ISREG(m):
+        man.append(b"\t".join((b"f", rel, b"%d" % st.st_size, sha(p), b"%d" % st.st_nlink, b"-")))
+    elif stat.S_ISLNK(m):
+        t = symlink_target(p, rel)
+        man.append(b"\t".join((b"l", rel, b"%d" % len(t), b"-", b"%d" % st.st_nlink, t)))
+    else:
+        man.append(b"\t".join((b"o", rel, b"%d" % st.st_size, b"-", b"%d" % st.st_nlink,
+                               b"%o" % stat.S_IFMT(m))))
+    if not stat.S_ISLNK(m):
+        ea = xattr(p, "system.ntfs_ea")
+        off = 0
+        while ea and off + 8 <= len(ea):
+            size, fl, nl, vl = struct.unpack_from("<IBBH", ea, off)
+            name = ea[off + 8:off + 8 + nl]
+            val = ea[off + 9 + nl:off + 9 + nl + vl]
+            if name.startswith(b"user."):
+                xat.append(b"\t".join((rel, name, val.hex().encode() or b"-")))
+            if size == 0:
+                break
+            off += size
+    if stat.S_ISDIR(m):
+        for n in os.listdir(p):
+            visit(rel + b"/" + n)
+
+visit(b".")
+for suffix, lines in (("manifest", man), ("xattrs", xat), ("links", links)):
+    with open(out + "." + suffix, "wb") as f:
+        f.writelines(l + b"\n" for l in sorted(lines))
+EOF
+	fuse_umount
+	return $rc
+}
+
+# same EXPECTED FOUND: compare, show the first differences as TAP comments.
+same() {
+	cmp -s "$1" "$2" && return 0
+	echo "#   $(diff -u "$1" "$2" | grep -c '^[-+][^-+]') lines differ (- expected, + ntfs-3g), first ones:"
+	diff -u "$1" "$2" | grep '^[-+][^-+]' | head -n 12 | cut -c1-200 | sed 's/^/#   /'
+	return 1
+}
+
+# free_mft IMG: "FREE MFT": free bytes (statvfs through ntfs-3g, from
+# $Bitmap) and the bytes allocated to $MFT.
+free_mft() {
+	fuse_mount "$1" ro,show_sys_files
+	python3 -c 'import os, sys
+s = os.statvfs(sys.argv[1])
+print(s.f_bfree * s.f_frsize, os.lstat(sys.argv[1] + "/$MFT").st_blocks * 512)' "$MNT"
+	fuse_umount
+}
+
+# space NAME IMG EXPECTED-PREFIX DRIVER: for a workload that recorded the
+# driver's free count after deleting everything (space): ntfs-3g finds the
+# same free space in $Bitmap, and what the volume lost since it was blank
+# is exactly $MFT's growth (records are never given back).
+space() {
+	[ -f "$3.free-after" ] || return 0
+	_blank=$(free_mft "$DIR/blank-$SIZE.img") || return 1
+	_now=$(free_mft "$2") || return 1
+	set -- "$1" "$2" "$3" "$4" $_blank $_now
+	check "$1 ($4 wrote it): ntfs-3g's free space (\$Bitmap) equals $4's statfs after the delete" \
+		test "$7" = "$(cat "$3.free-after")"
+	echo "#   ntfs-3g: $7 bytes free, $4: $(cat "$3.free-after")"
+	check "$1 ($4 wrote it): free space lost since the blank volume = \$MFT's growth" \
+		test $(($5 - $7)) = $(($8 - $6))
+	echo "#   free $5 -> $7 bytes, \$MFT $6 -> $8 bytes"
+}
+
+verify() {
+	. "$TOP/tests/include/tap.sh"
+	fsck=$BUILD/tools/fsck.ntfs3
+	[ -x "$fsck" ] || make -s -C "$TOP/tools" O="$BUILD/tools" >/dev/null 2>&1 || true
+	mkdir -p "$DIR/out" "$DIR/host"
+	rm -rf "$DIR/out"/* "$DIR/host"/*
+	check "the VM left its expected trees on write-out" \
+		tar -xf "$DIR/write-out.img" -C "$DIR/out"
+	MNT=$DIR/mnt
+	LOG=$DIR/ntfs-3g.log
+	: >"$LOG"
+	mkdir -p "$MNT"
+	trap 'fuse_reap' EXIT
+	for n in $(workloads); do
+		img=$DIR/write-$n.img
+		exp=$DIR/out/$n
+		drv=$(cat "$exp.driver" 2>/dev/null || echo "?")
+		if [ ! -f "$exp.manifest" ] || [ ! -f "$img" ]; then
+			check "$n: the VM ran the workload (expected tree on write-out)" false
+			continue
+		fi
+		rc=0
+		"$fsck" -n "$img" >"$DIR/host/$n.fsck" 2>&1 || rc=$?
+		check "$n ($drv wrote it): fsck.ntfs3 -n exits 0" test $rc = 0
+		[ $rc = 0 ] || { echo "#   exit $rc"; head -n 12 "$DIR/host/$n.fsck" | sed 's/^/#   /'; }
+		if ( listing "$img" "$DIR/host/$n" ) >"$DIR/host/$n.err" 2>&1; then
+			check "$n ($drv wrote it), ntfs-3g: every name, type, size, SHA-256, link count and symlink target as written" \
+				same "$exp.manifest" "$DIR/host/$n.manifest"
+			check "$n ($drv wrote it), ntfs-3g: every user.* xattr as written" \
+				same "$exp.xattrs" "$DIR/host/$n.xattrs"
+			# symlinks whose target ntfs-3g's readlink does not give as stored
+			awk -F '\t' '$2 != $3' "$DIR/host/$n.links" >"$DIR/host/$n.links-differ"
+			if [ -s "$DIR/host/$n.links-differ" ]; then
+				echo "# $n: ntfs-3g's readlink differs from the stored target (path, stored, ntfs-3g):"
+				sed 's/^/#   /' "$DIR/host/$n.links-differ"
+			fi
+		else
+			check "$n ($drv wrote it): ntfs-3g mounts and lists the volume" false
+			tail -n 5 "$DIR/host/$n.err" | sed 's/^/#   /'
+		fi
+		space "$n" "$img" "$exp" "$drv"
+	done
+	f=$tap_failed
+	tap_done || :
+	echo "$((tap_n - f)) passed, $f failed"
+	[ "$f" = 0 ]
+}
+
+case $cmd in
+prepare) prepare ;;
+verify) verify ;;
+*) die "usage: ntfs-write-verify.sh prepare|verify [DIR]" ;;
+esac

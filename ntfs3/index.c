@@ -1035,9 +1035,24 @@ static int ntfs_itree_new_block(struct ntfs_itree *tr, bool children, u64 *vcn,
 /* ---- insert: split on overflow ------------------------------------------ */
 
 /*
+ * Bytes of the base record the root leaves free when it grows: room for
+ * $INDEX_ALLOCATION and $BITMAP to appear and grow, and for another name.
+ */
+#define NTFS_ROOT_RESERVE	256
+
+static u32 ntfs_itree_rec_free(const struct ntfs_itree *tr)
+{
+	u32 used = le32_to_cpu(tr->rec->bytes_in_use);
+	u32 alloc = le32_to_cpu(tr->rec->bytes_allocated);
+
+	return used < alloc ? alloc - used : 0;
+}
+
+/*
  * Room for @need more bytes in node @d.  A block has what it has; the root
  * grows inside the base record, but only while its entries would still fit
- * one block: pushing it down then always works.  -ENOSPC: split.
+ * one block (pushing it down then always works) and while the record
+ * keeps NTFS_ROOT_RESERVE bytes free.  -ENOSPC: split.
  */
 static int ntfs_itree_room(struct ntfs_itree *tr, int d, u32 need)
 {
@@ -1048,7 +1063,8 @@ static int ntfs_itree_room(struct ntfs_itree *tr, int d, u32 need)
 		return 0;
 	if (d)
 		return -ENOSPC;
-	if (used - ntfs_ix_first(h) + need > ntfs_itree_block_cap(tr))
+	if (used - ntfs_ix_first(h) + need > ntfs_itree_block_cap(tr) ||
+	    ntfs_itree_rec_free(tr) < need + NTFS_ROOT_RESERVE)
 		return -ENOSPC;
 	return ntfs_itree_root_resize(tr, used + need);
 }
@@ -1060,33 +1076,37 @@ static int ntfs_itree_room(struct ntfs_itree *tr, int d, u32 need)
  */
 static int ntfs_itree_push_down(struct ntfs_itree *tr)
 {
-	struct ntfs_index_header *rh = tr->lvl[0].h, *bh;
+	struct ntfs_index_header *rh = tr->lvl[0].h, *bh, *s = (void *)tr->scratch;
 	bool children = ntfs_ix_children(rh);
-	u32 ofs;
+	u32 ofs = tr->lvl[0].ofs;
 	u64 vcn;
 	int err;
 
 	if (tr->depth == NTFS_MAX_INDEX_DEPTH)
 		return ntfs_itree_bad(tr, "deeper than 32 levels");
-	err = ntfs_itree_new_block(tr, children, &vcn, &bh);
+	/*
+	 * The entries wait in the scratch node while the root shrinks: a
+	 * full record may have no room for the block's allocation otherwise.
+	 */
+	memcpy(s, rh, ntfs_ix_used(rh));
+	ntfs_ix_init(rh, ntfs_ix_first(rh), le32_to_cpu(rh->allocated_size), true, 0);
+	err = ntfs_itree_root_shrink(tr);
+	if (!err)
+		err = ntfs_itree_new_block(tr, children, &vcn, &bh);
 	if (err)
 		return err;
 	rh = tr->lvl[0].h;
+	ntfs_ie_set_child(ntfs_ix_at(rh, ntfs_ix_first(rh)), vcn);
 	if (children)
 		ntfs_ie_set_child(ntfs_ix_at(bh, ntfs_ix_end(bh)),
-				  ntfs_ie_child(ntfs_ix_at(rh, ntfs_ix_end(rh))));
-	ntfs_ix_append(bh, rh);
-	ofs = tr->lvl[0].ofs - ntfs_ix_first(rh) + ntfs_ix_first(bh);
-	ntfs_ix_init(rh, ntfs_ix_first(rh), le32_to_cpu(rh->allocated_size), true, vcn);
-	err = ntfs_itree_root_shrink(tr);
-	if (err)
-		return err;
+				  ntfs_ie_child(ntfs_ix_at(s, ntfs_ix_end(s))));
+	ntfs_ix_append(bh, s);
 	memmove(&tr->lvl[2], &tr->lvl[1], tr->depth * sizeof(tr->lvl[0]));
 	tr->depth++;
 	tr->lvl[1].vcn = vcn;
 	tr->lvl[1].h = bh;
-	tr->lvl[1].ofs = ofs;
-	tr->lvl[0].ofs = ntfs_ix_first(tr->lvl[0].h);
+	tr->lvl[1].ofs = ofs - ntfs_ix_first(s) + ntfs_ix_first(bh);
+	tr->lvl[0].ofs = ntfs_ix_first(rh);
 	return 0;
 }
 
@@ -1280,6 +1300,9 @@ static int ntfs_itree_collapse(struct ntfs_itree *tr)
 		if (err)
 			return err;
 		n = ntfs_ix_used(ch) - ntfs_ix_first(ch);
+		if (first + n > ntfs_ix_used(rh) &&
+		    ntfs_itree_rec_free(tr) < first + n - ntfs_ix_used(rh) + NTFS_ROOT_RESERVE)
+			return 0;
 		err = ntfs_itree_root_resize(tr, max(first + n, ntfs_ix_used(rh)));
 		if (err == -ENOSPC)
 			return 0;

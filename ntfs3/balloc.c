@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Allocation: clusters from $Bitmap and MFT records from $MFT:$BITMAP,
- * both bitmaps changed in their stream inodes' page caches (bit n is bit
- * n % 8 of byte n / 8).  Bits are taken at once inside a transaction, so
- * two transactions never get the same cluster; frees wait for the commit
- * (trans.c).  Also the free-cluster count for statfs.
+ * both bitmaps searched and changed in their stream inodes' page caches
+ * (bit n is bit n % 8 of byte n / 8).  Bits are taken at once inside a
+ * transaction, so two transactions never get the same cluster; frees wait
+ * for the commit (trans.c applies them).  Also the free-cluster count for
+ * statfs and FITRIM.
  */
 
 #include <linux/bitmap.h>
@@ -23,11 +24,6 @@
 
 /* Bits per page of a bitmap stream. */
 #define NTFS_BITS_PER_PAGE	(PAGE_SIZE * BITS_PER_BYTE)
-
-static struct inode *ntfs_bitmap_inode(struct ntfs_sb *sbi, bool mft)
-{
-	return mft ? sbi->mft_bitmap : sbi->bitmap;
-}
 
 /*
  * Find, in the bitmap inode, the first clear bit at or after @from and
@@ -76,69 +72,6 @@ static int ntfs_find_clear(struct inode *bm, u64 from, u64 end, u64 want, u64 *f
 	*found = start;
 	*run_len = min(*run_len, want);
 	return 0;
-}
-
-/* Set or clear @len bits from @start in a bitmap stream inode. */
-static int ntfs_bitmap_change(struct inode *bm, u64 start, u64 len, bool set)
-{
-	while (len) {
-		u64 base = start & ~(u64)(NTFS_BITS_PER_PAGE - 1);
-		u32 i = start - base, n = min_t(u64, len, NTFS_BITS_PER_PAGE - i), k;
-		struct folio *folio = ntfs_stream_folio(bm, start / NTFS_BITS_PER_PAGE, 0);
-		unsigned long *map;
-
-		if (IS_ERR(folio))
-			return -EIO;
-		folio_lock(folio);
-		map = kmap_local_folio(folio, offset_in_folio(folio, base / BITS_PER_BYTE));
-		for (k = i; k < i + n; k++) {
-			if (set)
-				__set_bit_le(k, map);
-			else
-				__clear_bit_le(k, map);
-		}
-		kunmap_local(map);
-		folio_mark_dirty(folio);
-		folio_unlock(folio);
-		folio_put(folio);
-		start += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Tell the device that clusters are free (discard option, FITRIM). */
-static int ntfs_discard(struct ntfs_sb *sbi, u64 lcn, u64 len)
-{
-	u8 shift = sbi->cluster_bits - sbi->sb->s_blocksize_bits;
-
-	return sb_issue_discard(sbi->sb, lcn << shift, len << shift, GFP_NOFS, 0);
-}
-
-/**
- * ntfs_bits_apply() - Set or clear a run of bits noted by a transaction
- * @sbi:	the volume
- * @b:		the run, in $Bitmap or $MFT:$BITMAP
- * @set:	set the bits, else clear them
- *
- * Keeps the free-cluster count in step.  Failing to read the bitmap here
- * leaves bits set (leaked, never doubly used) and is reported.
- */
-void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set)
-{
-	struct mutex *lock = b->mft ? &sbi->mft_lock : &sbi->bitmap_lock;
-	int err;
-
-	mutex_lock(lock);
-	err = ntfs_bitmap_change(ntfs_bitmap_inode(sbi, b->mft), b->start, b->len, set);
-	if (!err && !b->mft && atomic64_read(&sbi->free_clusters) >= 0)
-		atomic64_add(set ? -(s64)b->len : (s64)b->len, &sbi->free_clusters);
-	if (!err && !b->mft && !set && sbi->opt.discard)
-		ntfs_discard(sbi, b->start, b->len);
-	mutex_unlock(lock);
-	if (err)
-		ntfs_err_ratelimited(sbi->sb, b->mft ? NTFS_MFT_INO : NTFS_BITMAP_INO,
-				     "cannot update the bitmap (%d): run chkdsk", err);
 }
 
 /*
@@ -210,7 +143,7 @@ int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_ru
 	if (!err)
 		err = ntfs_trans_note_bits(t, false, false, start, len);
 	if (!err) {
-		err = ntfs_bitmap_change(sbi->bitmap, start, len, true);
+		err = ntfs_stream_change_bits(sbi->bitmap, start, len, true);
 		if (err)
 			t->nr_bits--;
 	}
@@ -297,7 +230,7 @@ int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr)
 	if (!err)
 		err = ntfs_trans_note_bits(t, true, false, found, 1);
 	if (!err) {
-		err = ntfs_bitmap_change(sbi->mft_bitmap, found, 1, true);
+		err = ntfs_stream_change_bits(sbi->mft_bitmap, found, 1, true);
 		if (err)
 			t->nr_bits--;
 	}
@@ -347,7 +280,7 @@ int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed)
 	while (!err && start < end) {
 		mutex_lock(&sbi->bitmap_lock);
 		err = ntfs_find_clear(sbi->bitmap, start, end, end - start, &found, &n);
-		if (!err && found < end && n >= minlen && !ntfs_discard(sbi, found, n))
+		if (!err && found < end && n >= minlen && !ntfs_discard_clusters(sbi, found, n))
 			*trimmed += n;
 		mutex_unlock(&sbi->bitmap_lock);
 		start = found + max_t(u64, n, 1);

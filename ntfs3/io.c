@@ -6,7 +6,9 @@
  * stream's page cache is filled is data.c's concern.
  */
 
+#include <linux/bitops.h>
 #include <linux/buffer_head.h>
+#include <linux/highmem.h>
 #include <linux/pagemap.h>
 
 #include "ntfs3.h"
@@ -152,6 +154,46 @@ int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len)
 		folio_put(folio);
 		buf += n;
 		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_stream_change_bits() - Set or clear bits of a bitmap stream
+ * @bm:		the stream inode ($Bitmap, $MFT:$BITMAP)
+ * @start:	first bit (bit n is bit n % 8 of byte n / 8)
+ * @len:	number of bits
+ * @set:	set them, else clear them
+ *
+ * The folios are changed under their lock and marked dirty; the caller
+ * serialises changes of one bitmap.
+ *
+ * Return: 0 or -EIO.
+ */
+int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set)
+{
+	while (len) {
+		u64 base = start & ~(u64)((PAGE_SIZE * BITS_PER_BYTE) - 1);
+		u32 i = start - base, n = min_t(u64, len, (PAGE_SIZE * BITS_PER_BYTE) - i), k;
+		struct folio *folio = ntfs_stream_folio(bm, start / (PAGE_SIZE * BITS_PER_BYTE), 0);
+		unsigned long *map;
+
+		if (IS_ERR(folio))
+			return -EIO;
+		folio_lock(folio);
+		map = kmap_local_folio(folio, offset_in_folio(folio, base / BITS_PER_BYTE));
+		for (k = i; k < i + n; k++) {
+			if (set)
+				__set_bit_le(k, map);
+			else
+				__clear_bit_le(k, map);
+		}
+		kunmap_local(map);
+		folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+		start += n;
 		len -= n;
 	}
 	return 0;

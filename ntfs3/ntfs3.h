@@ -362,6 +362,7 @@ struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int
 int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
 int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len);
+int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set);
 
 /* name.c */
 int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
@@ -415,6 +416,8 @@ struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
 void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use);
 void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create);
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
+void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
+int ntfs_discard_clusters(struct ntfs_sb *sbi, u64 lcn, u64 len);
 int ntfs_trans_commit(struct ntfs_trans *t);
 void ntfs_trans_abort(struct ntfs_trans *t);
 void ntfs_trans_fail(struct ntfs_trans *t, int err);
@@ -428,7 +431,6 @@ int ntfs_free_clusters(struct ntfs_trans *t, u64 lcn, u64 len);
 int ntfs_find_free_record(struct ntfs_sb *sbi, u64 *nr);
 int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
 int ntfs_free_record(struct ntfs_trans *t, u64 nr);
-void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
 s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
 int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed);
 
@@ -529,6 +531,7 @@ int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 extern const struct xattr_handler * const ntfs_xattr_handlers[];
 ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
 void ntfs_apply_wsl_ea(struct inode *inode);
+int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr);
 
 /* file.c */
 extern const struct inode_operations ntfs_file_iops;

@@ -8,6 +8,7 @@
  * Journaling, when it comes, goes into ntfs_trans_commit() alone.
  */
 
+#include <linux/blkdev.h>
 #include <linux/list_sort.h>
 #include <linux/overflow.h>
 #include <linux/pagemap.h>
@@ -347,6 +348,41 @@ int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, 
 	b->mft = mft;
 	b->freed = freed;
 	return 0;
+}
+
+/* Tell the device that clusters are free (discard option, FITRIM). */
+int ntfs_discard_clusters(struct ntfs_sb *sbi, u64 lcn, u64 len)
+{
+	u8 shift = sbi->cluster_bits - sbi->sb->s_blocksize_bits;
+
+	return sb_issue_discard(sbi->sb, lcn << shift, len << shift, GFP_NOFS, 0);
+}
+
+/**
+ * ntfs_bits_apply() - Set or clear a run of bits noted by a transaction
+ * @sbi:	the volume
+ * @b:		the run, in $Bitmap or $MFT:$BITMAP
+ * @set:	set the bits, else clear them
+ *
+ * Keeps the free-cluster count in step.  Failing to read the bitmap here
+ * leaves bits set (leaked, never doubly used) and is reported.
+ */
+void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set)
+{
+	struct mutex *lock = b->mft ? &sbi->mft_lock : &sbi->bitmap_lock;
+	struct inode *bm = b->mft ? sbi->mft_bitmap : sbi->bitmap;
+	int err;
+
+	mutex_lock(lock);
+	err = ntfs_stream_change_bits(bm, b->start, b->len, set);
+	if (!err && !b->mft && atomic64_read(&sbi->free_clusters) >= 0)
+		atomic64_add(set ? -(s64)b->len : (s64)b->len, &sbi->free_clusters);
+	if (!err && !b->mft && !set && sbi->opt.discard)
+		ntfs_discard_clusters(sbi, b->start, b->len);
+	mutex_unlock(lock);
+	if (err)
+		ntfs_err_ratelimited(sbi->sb, b->mft ? NTFS_MFT_INO : NTFS_BITMAP_INO,
+				     "cannot update the bitmap (%d): run chkdsk", err);
 }
 
 static int ntfs_tblock_cmp(void *priv, const struct list_head *a, const struct list_head *b)

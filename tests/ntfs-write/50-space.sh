@@ -15,7 +15,7 @@ workload() {
 	# Warm-up: $MFT grows in steps and never shrinks, so a first round of
 	# 400 files (more records than the measured round uses) is created and
 	# removed before the count starts.  The host checks the growth itself
-	# (scripts/ntfs-write-verify.sh: free space against $MFT's size).
+	# (scripts/test/ntfs-write-verify.sh: free space against $MFT's size).
 	x OK "warm-up: mkdir" mkdir "$d/warm"
 	i=0
 	while [ $i -lt 400 ]; do

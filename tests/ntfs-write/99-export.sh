@@ -1,7 +1,7 @@
 #!/bin/sh
 # export: what the workloads left in /tmp/ntfs-write-out (expected trees,
 # listings, facts) goes as a tar archive onto disk "write-out", where
-# scripts/ntfs-write-verify.sh finds it after the boot to check the
+# scripts/test/ntfs-write-verify.sh finds it after the boot to check the
 # written volumes on the host with ntfs-3g and fsck.ntfs3.
 . /tests/include/ntfs-write.sh
 dev=$(find_disk write-out)

@@ -48,7 +48,8 @@ prepare() {
 		mv "$tmpl.new" "$tmpl"
 	fi
 	rm -rf "$DIR/out" "$DIR/overlay" "$DIR"/write-*.img
-	for n in $(workloads); do
+	workloads >"$DIR/workloads"
+	for n in $(cat "$DIR/workloads"); do
 		cp --sparse=always "$tmpl" "$DIR/write-$n.img"
 		echo "$DIR/write-$n.img write-$n"
 	done
@@ -201,7 +202,8 @@ verify() {
 	: >"$LOG"
 	mkdir -p "$MNT"
 	trap 'fuse_reap' EXIT
-	for n in $(workloads); do
+	# the workloads this boot had disks for (prepare's list)
+	for n in $(cat "$DIR/workloads" 2>/dev/null || workloads); do
 		img=$DIR/write-$n.img
 		exp=$DIR/out/$n
 		drv=$(cat "$exp.driver" 2>/dev/null || echo "?")

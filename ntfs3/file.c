@@ -395,9 +395,9 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
  * @dentry:	what is changed
  * @attr:	the changes
  *
- * Sizes go to the record at once, times with the inode (write_inode).
- * Mode and owner are kept in memory only for now (they will go to the
- * WSL EAs).
+ * Sizes go to the record at once, times with the inode (write_inode),
+ * mode and owner to the WSL EAs and the read-only flag
+ * (ntfs_setattr_ids()).
  *
  * Return: 0 or an error.
  */
@@ -416,7 +416,9 @@ int ntfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry, struct iattr *a
 		if (err)
 			return err;
 	}
-	setattr_copy(idmap, inode, attr);
+	err = ntfs_setattr_ids(idmap, inode, attr);
+	if (err)
+		return err;
 	mark_inode_dirty(inode);
 	return 0;
 }

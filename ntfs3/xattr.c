@@ -275,6 +275,513 @@ ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size)
 	return total;
 }
 
+/* ---- changing $EA -------------------------------------------------------- */
+
+#define NTFS_EA_NEED_EA		0x80
+#define NTFS_EA_MAX_NAME	255
+#define NTFS_EA_MAX_VALUE	65535
+
+/*
+ * One EA of a change to a file's EA set: set to @value (@value_len bytes),
+ * or removed when @value is NULL.  @found: the set had it.
+ */
+struct ntfs_ea_op {
+	const char	*name;
+	u8		name_len;
+	const void	*value;
+	u16		value_len;
+	bool		found;
+};
+
+/* Bytes an entry takes in $EA: entries start 4-byte aligned. */
+static u32 ntfs_ea_entry_size(u32 name_len, u32 value_len)
+{
+	return ALIGN(sizeof(struct ntfs_ea) + name_len + 1 + value_len, 4);
+}
+
+/*
+ * Append an entry at *@ofs of @out (NULL: only count).  Every entry's
+ * next_offset is its own size, the last one's too, as NTFS stores them
+ * (0 means "last" only in the FILE_FULL_EA_INFORMATION of the API).
+ */
+static void ntfs_ea_put(void *out, u32 *ofs, u8 flags, const char *name, u8 name_len,
+			const void *value, u16 value_len)
+{
+	u32 size = ntfs_ea_entry_size(name_len, value_len);
+	struct ntfs_ea *ea;
+
+	if (out && *ofs + size <= NTFS_MAX_EA_SIZE) {
+		ea = out + *ofs;
+		memset(ea, 0, size);
+		ea->next_offset = cpu_to_le32(size);
+		ea->flags = flags;
+		ea->name_length = name_len;
+		ea->value_length = cpu_to_le16(value_len);
+		memcpy(ea->name, name, name_len);
+		memcpy(ea->name + name_len + 1, value, value_len);
+	}
+	*ofs += size;
+}
+
+static struct ntfs_ea_op *ntfs_ea_op_for(struct ntfs_ea_op *ops, int nr, const struct ntfs_ea *ea)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (ops[i].name_len == ea->name_length &&
+		    !memcmp(ops[i].name, ea->name, ea->name_length))
+			return &ops[i];
+	return NULL;
+}
+
+/*
+ * The EA set @old with @ops applied, into @out (NULL: only its size in
+ * *@len).  A replaced EA keeps its place (and flags), a new one goes at
+ * the end; a name the set holds twice (damage) is kept once.
+ */
+static int ntfs_ea_rebuild(const void *old, u32 old_len, struct ntfs_ea_op *ops, int nr,
+			   void *out, u32 *len)
+{
+	const struct ntfs_ea *ea = NULL;
+	struct ntfs_ea_op *op;
+	u32 ofs = 0;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		ops[i].found = false;
+	while ((ea = ntfs_next_ea(old, old_len, ea)) && !IS_ERR(ea)) {
+		op = ntfs_ea_op_for(ops, nr, ea);
+		if (!op)
+			ntfs_ea_put(out, &ofs, ea->flags, ea->name, ea->name_length,
+				    ntfs_ea_value(ea), le16_to_cpu(ea->value_length));
+		else if (op->value && !op->found)
+			ntfs_ea_put(out, &ofs, ea->flags, op->name, op->name_len,
+				    op->value, op->value_len);
+		if (op)
+			op->found = true;
+	}
+	if (IS_ERR(ea))
+		return -EIO;
+	for (i = 0; i < nr; i++)
+		if (ops[i].value && !ops[i].found)
+			ntfs_ea_put(out, &ofs, 0, ops[i].name, ops[i].name_len,
+				    ops[i].value, ops[i].value_len);
+	*len = ofs;
+	return 0;
+}
+
+/*
+ * $EA_INFORMATION of an EA set: the packed size counts each EA as OS/2
+ * packed it (flags, name length, value length, name, NUL, value: no
+ * offset, no padding), the unpacked size is the $EA value's length.
+ */
+static void ntfs_ea_info_of(const void *buf, u32 len, struct ntfs_ea_info *info)
+{
+	const struct ntfs_ea *ea = NULL;
+	u32 packed = 0, need = 0;
+
+	while ((ea = ntfs_next_ea(buf, len, ea)) && !IS_ERR(ea)) {
+		packed += 5 + ea->name_length + le16_to_cpu(ea->value_length);
+		need += !!(ea->flags & NTFS_EA_NEED_EA);
+	}
+	info->packed_size = cpu_to_le16(min_t(u32, packed, U16_MAX));
+	info->need_ea_count = cpu_to_le16(need);
+	info->unpacked_size = cpu_to_le32(len);
+}
+
+/* Set resident attribute @type of @r to @len bytes of @value, adding it if missing. */
+static int ntfs_put_resident(struct ntfs_sb *sbi, struct ntfs_record *r, u32 type,
+			     const void *value, u32 len)
+{
+	struct ntfs_attr *a = ntfs_rec_find(r, type, NULL, 0);
+	int err;
+
+	if (!a)
+		a = ntfs_rec_insert(sbi, r, type, NULL, 0, false, len);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	err = ntfs_rec_set_value_len(sbi, r, a, len);
+	if (!err)
+		memcpy(ntfs_attr_value(a, len), value, len);
+	return err;
+}
+
+/* Make $EA and $EA_INFORMATION of base record @r hold @buf (@len 0: none). */
+static int ntfs_ea_store(struct ntfs_sb *sbi, struct ntfs_record *r, const void *buf, u32 len)
+{
+	struct ntfs_ea_info info;
+	struct ntfs_attr *a;
+	int err;
+
+	if (!len) {
+		a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
+		if (a)
+			ntfs_rec_remove(r, a);
+		a = ntfs_rec_find(r, NTFS_AT_EA_INFO, NULL, 0);
+		if (a)
+			ntfs_rec_remove(r, a);
+		return 0;
+	}
+	ntfs_ea_info_of(buf, len, &info);
+	err = ntfs_put_resident(sbi, r, NTFS_AT_EA_INFO, &info, sizeof(info));
+	if (!err)
+		err = ntfs_put_resident(sbi, r, NTFS_AT_EA, buf, len);
+	return err;
+}
+
+/*
+ * The base record of @inode in @t, ready for an $EA change: its $EA (if
+ * any) in *@old.  Changing EAs that live elsewhere (attribute lists,
+ * non-resident $EA) is not supported yet.
+ */
+static struct ntfs_record *ntfs_ea_record(struct ntfs_trans *t, struct inode *inode,
+					  const void **old, u32 *old_len)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_record *r = ntfs_trans_record(t, ni->record);
+	struct ntfs_attr *a;
+	int err;
+
+	if (IS_ERR(r))
+		return r;
+	err = ntfs_rec_check(t->sbi, r, ni->record);
+	if (err)
+		return ERR_PTR(err);
+	a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
+	if (ntfs_rec_find(r, NTFS_AT_ATTR_LIST, NULL, 0) || (a && a->non_resident)) {
+		ntfs_err_ratelimited(inode->i_sb, ni->record,
+				     "changing EAs of a file with an attribute list or a non-resident $EA is not supported yet");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	*old = a ? ntfs_attr_value(a, 0) : NULL;
+	*old_len = a ? le32_to_cpu(a->r.value_length) : 0;
+	return r;
+}
+
+/*
+ * Store the EA set rebuilt with @ops into the base record.  When it does
+ * not fit and the file's data is resident, the data moves out of the
+ * record to make room (*@moved: the caller reloads the stream on abort).
+ */
+static int ntfs_ea_write(struct ntfs_trans *t, struct inode *inode, struct ntfs_record *r,
+			 const void *buf, u32 len, bool *moved)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	int err = ntfs_ea_store(t->sbi, r, buf, len);
+
+	if (err != -ENOSPC || !S_ISREG(inode->i_mode) || !ni->stream.resident ||
+	    !ni->stream.data_size || ni->stream.type != NTFS_AT_DATA)
+		return err;
+	*moved = true;
+	err = ntfs_stream_make_nonresident(t, inode);
+	if (!err)
+		err = ntfs_ea_store(t->sbi, r, buf, len);
+	return err;
+}
+
+/**
+ * ntfs_ea_apply() - Change EAs of a file inside a transaction
+ * @t:		the transaction
+ * @inode:	the file, its ni_lock held
+ * @ops:	the EAs to set or remove
+ * @nr:		entries in @ops
+ * @flags:	XATTR_CREATE (none of them may exist), XATTR_REPLACE (all
+ *		must exist; a removal always needs the EA)
+ * @moved:	set when the file's data moved out of the record for room
+ *
+ * Return: 0, -EEXIST, -ENODATA, -ENOSPC (the set exceeds 64 KiB or the
+ * record), -EOPNOTSUPP, -EIO for a damaged set, -ENOMEM.
+ */
+static int ntfs_ea_apply(struct ntfs_trans *t, struct inode *inode, struct ntfs_ea_op *ops,
+			 int nr, int flags, bool *moved)
+{
+	struct ntfs_record *r;
+	const void *old;
+	u32 old_len, len;
+	void *buf;
+	int i, err;
+
+	r = ntfs_ea_record(t, inode, &old, &old_len);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	err = ntfs_ea_rebuild(old, old_len, ops, nr, NULL, &len);
+	if (err)
+		return ntfs_err_ratelimited(inode->i_sb, inode->i_ino, "damaged $EA");
+	for (i = 0; i < nr; i++) {
+		if (ops[i].found && (flags & XATTR_CREATE))
+			return -EEXIST;
+		if (!ops[i].found && (!ops[i].value || (flags & XATTR_REPLACE)))
+			return -ENODATA;
+	}
+	if (len > NTFS_MAX_EA_SIZE)
+		return -ENOSPC;
+	buf = kmalloc(len ? len : 1, GFP_NOFS);
+	if (!buf)
+		return -ENOMEM;
+	ntfs_ea_rebuild(old, old_len, ops, nr, buf, &len);
+	err = ntfs_ea_write(t, inode, r, buf, len, moved);
+	kfree(buf);
+	return err;
+}
+
+/* ntfs_ea_apply() in a transaction of its own; ctime follows a change. */
+static int ntfs_ea_change(struct inode *inode, struct ntfs_ea_op *ops, int nr, int flags)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	bool moved = false;
+	struct ntfs_trans t;
+	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	err = ntfs_ea_apply(&t, inode, ops, nr, flags, &moved);
+	if (!err) {
+		err = ntfs_trans_commit(&t);
+	} else {
+		ntfs_trans_fail(&t, err);
+		if (moved)
+			ntfs_stream_reload(inode);
+	}
+	mutex_unlock(&ni->ni_lock);
+	if (!err) {
+		inode_set_ctime_current(inode);
+		mark_inode_dirty(inode);
+	}
+	return err;
+}
+
+static int ntfs_user_xattr_set(const struct xattr_handler *h, struct mnt_idmap *idmap,
+			       struct dentry *unused, struct inode *inode, const char *name,
+			       const void *value, size_t size, int flags)
+{
+	char full[XATTR_NAME_MAX + 1];
+	struct ntfs_ea_op op;
+	int n;
+
+	n = snprintf(full, sizeof(full), XATTR_USER_PREFIX "%s", name);
+	if (n > NTFS_EA_MAX_NAME)
+		return -ERANGE;
+	if (value && size > NTFS_EA_MAX_VALUE)
+		return -E2BIG;
+	if (NTFS_I(inode)->reparse_tag)
+		return -EOPNOTSUPP;	/* NTFS keeps EAs and reparse points apart */
+	op.name = full;
+	op.name_len = n;
+	op.value = value;	/* NULL: removexattr() (the VFS passes "" for 0 bytes) */
+	op.value_len = value ? size : 0;
+	return ntfs_ea_change(inode, &op, 1, flags);
+}
+
+/* ---- owner, mode and file attributes when writing ------------------------ */
+
+/* FILE_ATTRIBUTE_* a user may change; the others say what the file is. */
+#define NTFS_SETTABLE_ATTRS	(FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_HIDDEN |	\
+				 FILE_ATTRIBUTE_SYSTEM | FILE_ATTRIBUTE_ARCHIVE |	\
+				 FILE_ATTRIBUTE_TEMPORARY | FILE_ATTRIBUTE_OFFLINE |	\
+				 FILE_ATTRIBUTE_NOT_INDEXED)
+
+/*
+ * Give the @mask bits of the file attributes in $STANDARD_INFORMATION the
+ * values they have in @attrs; *@now: all of them afterwards.
+ */
+static int ntfs_si_set_attrs(struct ntfs_trans *t, struct inode *inode, u32 mask, u32 attrs,
+			     u32 *now)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_record *r = ntfs_trans_record(t, ni->record);
+	struct ntfs_std_info *si;
+	struct ntfs_attr *a;
+	int err;
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	err = ntfs_rec_check(t->sbi, r, ni->record);
+	if (err)
+		return err;
+	a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
+	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
+	if (!si)
+		return ntfs_err_ratelimited(inode->i_sb, ni->record,
+					    "no $STANDARD_INFORMATION in the base record");
+	*now = (le32_to_cpu(si->attributes) & ~mask) | (attrs & mask);
+	si->attributes = cpu_to_le32(*now);
+	return 0;
+}
+
+/*
+ * What changed of owner, group and mode as WSL stores them: $LXUID,
+ * $LXGID and $LXMOD, 4-byte little-endian values, $LXMOD with the type
+ * bits.  Only what @valid names is written, so a chmod does not pin the
+ * owner a mount gave by default.
+ */
+static int ntfs_wsl_store(struct ntfs_trans *t, struct inode *inode, unsigned int valid,
+			  bool *moved)
+{
+	__le32 uid = cpu_to_le32(from_kuid(&init_user_ns, inode->i_uid));
+	__le32 gid = cpu_to_le32(from_kgid(&init_user_ns, inode->i_gid));
+	__le32 mode = cpu_to_le32(inode->i_mode);
+	struct ntfs_ea_op ops[3];
+	int nr = 0;
+
+	if (valid & ATTR_UID)
+		ops[nr++] = (struct ntfs_ea_op){ "$LXUID", 6, &uid, 4 };
+	if (valid & ATTR_GID)
+		ops[nr++] = (struct ntfs_ea_op){ "$LXGID", 6, &gid, 4 };
+	if (valid & ATTR_MODE)
+		ops[nr++] = (struct ntfs_ea_op){ "$LXMOD", 6, &mode, 4 };
+	return nr ? ntfs_ea_apply(t, inode, ops, nr, 0, moved) : 0;
+}
+
+/* The WSL EAs and, for a file's mode, the read-only flag; one transaction. */
+static int ntfs_store_ids(struct inode *inode, unsigned int valid)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	bool ro = !(inode->i_mode & 0222), moved = false;
+	u32 attrs = ni->attributes;
+	struct ntfs_trans t;
+	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	err = ntfs_wsl_store(&t, inode, valid, &moved);
+	if (!err && (valid & ATTR_MODE) && S_ISREG(inode->i_mode))
+		err = ntfs_si_set_attrs(&t, inode, FILE_ATTRIBUTE_READONLY,
+					ro ? FILE_ATTRIBUTE_READONLY : 0, &attrs);
+	if (!err) {
+		err = ntfs_trans_commit(&t);
+		if (!err)
+			ni->attributes = attrs;
+	} else {
+		ntfs_trans_fail(&t, err);
+		if (moved)
+			ntfs_stream_reload(inode);
+	}
+	mutex_unlock(&ni->ni_lock);
+	return err;
+}
+
+/**
+ * ntfs_setattr_ids() - chmod and chown that survive a remount
+ * @idmap:	idmap of the mount
+ * @inode:	the object, i_rwsem held
+ * @attr:	the changes, checked by setattr_prepare()
+ *
+ * Copies @attr into the inode (setattr_copy(): it settles what a chown
+ * does to the set-id bits), then stores what changed of owner, group and
+ * mode as WSL's EAs, and for a regular file whether any write bit is left
+ * as FILE_ATTRIBUTE_READONLY (chmod a-w sets it, chmod +w clears it).
+ * The EAs are stored even when uid=, gid=, umask=, fmask= or dmask= were
+ * given: the read path then ignores them, a mount without the options
+ * applies them.  Objects with a reparse point (symlinks, junctions) keep
+ * the change in memory only: NTFS gives them no EAs.
+ *
+ * Return: 0, or an error with owner, group and mode as they were.
+ */
+int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr)
+{
+	unsigned int valid = attr->ia_valid & (ATTR_UID | ATTR_GID | ATTR_MODE);
+	umode_t mode = inode->i_mode;
+	kuid_t uid = inode->i_uid;
+	kgid_t gid = inode->i_gid;
+	int err;
+
+	setattr_copy(idmap, inode, attr);
+	if (!valid || NTFS_I(inode)->reparse_tag)
+		return 0;
+	err = ntfs_store_ids(inode, valid);
+	if (err) {
+		inode->i_mode = mode;
+		inode->i_uid = uid;
+		inode->i_gid = gid;
+	}
+	return err;
+}
+
+/*
+ * The write bits follow the read-only flag as a new mount would set them
+ * (without $LXMOD): gone when it is set, the mask's back when cleared.
+ */
+static void ntfs_readonly_mode(struct inode *inode, u32 old, u32 now)
+{
+	const struct ntfs_options *o = &NTFS_SB(inode->i_sb)->opt;
+
+	if (!S_ISREG(inode->i_mode) || !((old ^ now) & FILE_ATTRIBUTE_READONLY))
+		return;
+	if (now & FILE_ATTRIBUTE_READONLY)
+		inode->i_mode &= ~0222;
+	else if (!(inode->i_mode & 0222))
+		inode->i_mode |= 0222 & ~o->fmask;
+}
+
+/* Store the settable attributes of @attrs (@mask: the bits the format carries). */
+static int ntfs_set_attributes(struct inode *inode, u32 attrs, u32 mask)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_trans t;
+	u32 old = ni->attributes, now;
+	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	err = ntfs_si_set_attrs(&t, inode, NTFS_SETTABLE_ATTRS & mask, attrs, &now);
+	if (!err) {
+		err = ntfs_trans_commit(&t);
+		if (!err)
+			ni->attributes = now;
+	} else {
+		ntfs_trans_fail(&t, err);
+	}
+	mutex_unlock(&ni->ni_lock);
+	if (err)
+		return err;
+	ntfs_readonly_mode(inode, old, now);
+	if (NTFS_SB(inode->i_sb)->opt.sys_immutable && ni->record >= NTFS_FIRST_USER_INO)
+		inode_set_flags(inode, (now & FILE_ATTRIBUTE_SYSTEM) ? S_IMMUTABLE : 0,
+				S_IMMUTABLE);
+	inode_set_ctime_current(inode);
+	mark_inode_dirty(inode);
+	return 0;
+}
+
+/*
+ * system.ntfs_attrib (4 bytes, little-endian), system.ntfs_attrib_be (big-
+ * endian) and system.dos_attrib (1 byte, the DOS bits only): the formats
+ * of the getters.  Bits that say what the file is (directory, reparse
+ * point, compressed, sparse, encrypted, ...) are ignored, so that a value
+ * read can be written back.
+ */
+static int ntfs_xattr_set(const struct xattr_handler *h, struct mnt_idmap *idmap,
+			  struct dentry *unused, struct inode *inode, const char *name,
+			  const void *value, size_t size, int flags)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	bool be = !strcmp(name, "ntfs_attrib_be");
+	u32 attrs, mask = ~0U;
+
+	if (be || !strcmp(name, "ntfs_attrib")) {
+		if (!value || size != 4)
+			return value ? -EINVAL : -EOPNOTSUPP;	/* every file has them */
+		attrs = be ? get_unaligned_be32(value) : get_unaligned_le32(value);
+	} else if (!strcmp(name, "dos_attrib")) {
+		if (!value || size != 1)
+			return value ? -EINVAL : -EOPNOTSUPP;
+		attrs = *(const u8 *)value;
+		mask = 0xff;
+	} else {
+		return -EOPNOTSUPP;
+	}
+	if (flags & XATTR_CREATE)
+		return -EEXIST;
+	if (!inode_owner_or_capable(idmap, inode))
+		return -EPERM;
+	if (ni->owner || (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO))
+		return -EPERM;
+	return ntfs_set_attributes(inode, attrs, mask);
+}
+
 /* ---- security descriptors ----------------------------------------------- */
 
 /*
@@ -481,11 +988,13 @@ static int ntfs_xattr_get(const struct xattr_handler *h, struct dentry *unused,
 static const struct xattr_handler ntfs_system_xattr_handler = {
 	.prefix	= XATTR_SYSTEM_PREFIX,
 	.get	= ntfs_xattr_get,
+	.set	= ntfs_xattr_set,
 };
 
 static const struct xattr_handler ntfs_user_xattr_handler = {
 	.prefix	= XATTR_USER_PREFIX,
 	.get	= ntfs_user_xattr_get,
+	.set	= ntfs_user_xattr_set,
 };
 
 const struct xattr_handler * const ntfs_xattr_handlers[] = {

@@ -7,6 +7,7 @@
  */
 
 #include <linux/blkdev.h>
+#include <linux/falloc.h>
 #include <linux/mount.h>
 #include <linux/nls.h>
 #include <linux/iomap.h>
@@ -423,6 +424,54 @@ int ntfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry, struct iattr *a
 	return 0;
 }
 
+/* ---- fallocate ---------------------------------------------------------- */
+
+/* Zero [@pos, @pos + @len) of a stream below its valid size. */
+static int ntfs_zero_valid(struct inode *inode, loff_t pos, loff_t len)
+{
+	loff_t valid = NTFS_I(inode)->stream.valid_size;
+
+	if (pos >= valid)
+		return 0;
+	return iomap_zero_range(inode, pos, min(len, valid - pos), NULL, &ntfs_write_iomap_ops);
+}
+
+/*
+ * fallocate: allocate (mode 0, KEEP_SIZE) and zero (ZERO_RANGE) ranges.
+ * Clusters past the valid size read as zeros without being written.
+ * Punching holes needs a sparse stream and moving ranges needs shifting
+ * runs: not there yet.
+ */
+static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
+{
+	struct inode *inode = file_inode(file);
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	loff_t end = pos + len;
+	int err;
+
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_ZERO_RANGE))
+		return -EOPNOTSUPP;
+	inode_lock(inode);
+	err = ntfs_check_writable(inode);
+	if (!err)
+		err = inode_newsize_ok(inode, end);
+	if (!err)
+		err = file_modified(file);
+	if (!err && ns->resident)
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+	if (!err)
+		err = ntfs_write_alloc(inode, pos, len);
+	if (!err && (mode & FALLOC_FL_ZERO_RANGE))
+		err = ntfs_zero_valid(inode, pos, len);
+	if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > i_size_read(inode)) {
+		err = ntfs_change(inode, ntfs_do_set_size, end);
+		if (!err)
+			i_size_write(inode, end);
+	}
+	inode_unlock(inode);
+	return err;
+}
+
 /* ---- mmap and fsync ----------------------------------------------------- */
 
 static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
@@ -634,6 +683,7 @@ const struct file_operations ntfs_file_fops = {
 	.write_iter	= ntfs_file_write_iter,
 	.mmap		= ntfs_file_mmap,
 	.fsync		= ntfs_fsync,
+	.fallocate	= ntfs_fallocate,
 	.splice_read	= filemap_splice_read,
 	.splice_write	= iter_file_splice_write,
 	.unlocked_ioctl	= ntfs_ioctl,

@@ -307,13 +307,6 @@ struct ntfs_sedit {
 	struct ntfs_arec_ctx	c;
 };
 
-/* A new run array, built next to the stream's and swapped in at the end. */
-struct ntfs_runbuf {
-	struct ntfs_run		*runs;
-	unsigned int		nr;
-	unsigned int		cap;
-};
-
 /* Base record of the file a stream belongs to. */
 static u64 ntfs_stream_base(struct inode *inode)
 {
@@ -429,152 +422,66 @@ static void ntfs_set_blocks(struct inode *inode, u8 cluster_bits)
 		inode->i_blocks = bytes >> 9;
 }
 
-static void ntfs_runbuf_free(struct ntfs_runbuf *rb)
+static void ntfs_runs_free(struct ntfs_runs *ra)
 {
-	kvfree(rb->runs);
-	memset(rb, 0, sizeof(*rb));
+	kvfree(ra->runs);
+	memset(ra, 0, sizeof(*ra));
 }
 
-/*
- * Append a run, joined to the last one when it continues it on disk (or
- * both are holes): the cache stays as short as the mapping pairs.
- */
-static int ntfs_runbuf_add(struct ntfs_runbuf *rb, u64 vcn, s64 lcn, u64 len)
+/* Clusters for the run edits of runlist.c: from $Bitmap, in the transaction. */
+static int ntfs_sedit_alloc(void *ctx, u64 hint, u64 want, struct ntfs_run *got)
 {
-	struct ntfs_run *last = rb->nr ? &rb->runs[rb->nr - 1] : NULL;
+	struct ntfs_sedit *e = ctx;
 
-	if (last && last->vcn + last->len == vcn &&
-	    (lcn == NTFS_LCN_HOLE ? last->lcn == NTFS_LCN_HOLE :
-	     last->lcn != NTFS_LCN_HOLE && last->lcn + (s64)last->len == lcn)) {
-		last->len += len;
-		return 0;
-	}
-	if (rb->nr == rb->cap) {
-		unsigned int cap = rb->cap ? 2 * rb->cap : 16;
-		struct ntfs_run *p;
-
-		if (cap <= rb->cap)
-			return -ENOMEM;
-		p = kvrealloc(rb->runs, array_size(cap, sizeof(*p)), GFP_NOFS);
-		if (!p)
-			return -ENOMEM;
-		rb->runs = p;
-		rb->cap = cap;
-	}
-	rb->runs[rb->nr].vcn = vcn;
-	rb->runs[rb->nr].lcn = lcn;
-	rb->runs[rb->nr].len = len;
-	rb->nr++;
-	return 0;
+	return ntfs_alloc_clusters(e->t, hint, want, got);
 }
 
-/* The cluster after the last one with clusters: where to allocate next. */
-static u64 ntfs_runbuf_hint(const struct ntfs_runbuf *rb)
+static int ntfs_sedit_free(void *ctx, u64 lcn, u64 len)
 {
-	unsigned int i = rb->nr;
+	struct ntfs_sedit *e = ctx;
 
-	while (i--)
-		if (rb->runs[i].lcn != NTFS_LCN_HOLE)
-			return rb->runs[i].lcn + rb->runs[i].len;
-	return 0;
+	return ntfs_free_clusters(e->t, lcn, len);
 }
 
-/* Append [@vcn, @vcn + @len) on new clusters, near the previous run. */
-static int ntfs_runbuf_alloc(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 vcn, u64 len)
+static void ntfs_sedit_source(struct ntfs_sedit *e, struct ntfs_run_source *src)
 {
-	while (len) {
-		struct ntfs_run got = {};
-		int err = ntfs_alloc_clusters(e->t, ntfs_runbuf_hint(rb), len, &got);
-
-		if (err)
-			return err;
-		if (!got.len || got.len > len)
-			return -EIO;
-		err = ntfs_runbuf_add(rb, vcn, got.lcn, got.len);
-		if (err)
-			return err;
-		vcn += got.len;
-		len -= got.len;
-	}
-	return 0;
-}
-
-/* Append [@vcn, @vcn + @len) as a hole or on new clusters. */
-static int ntfs_runbuf_extend(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 vcn, u64 len,
-			      bool hole)
-{
-	if (!len)
-		return 0;
-	return hole ? ntfs_runbuf_add(rb, vcn, NTFS_LCN_HOLE, len) :
-		      ntfs_runbuf_alloc(e, rb, vcn, len);
-}
-
-static s64 ntfs_run_lcn_at(const struct ntfs_run *r, u64 vcn)
-{
-	return r->lcn == NTFS_LCN_HOLE ? NTFS_LCN_HOLE : r->lcn + (s64)(vcn - r->vcn);
+	src->alloc = ntfs_sedit_alloc;
+	src->free = ntfs_sedit_free;
+	src->ctx = e;
 }
 
 /*
  * The stream's runs with every hole in [@vcn, @end) allocated and the
- * allocation extended to @end (a gap before @vcn stays a hole in a sparse
- * stream; with @holes the extension is a hole too).
+ * allocation extended to @end (see ntfs_runs_fill(); a gap before @vcn
+ * stays a hole in a sparse stream).
  */
-static int ntfs_runs_fill(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 vcn, u64 end,
-			  bool holes)
+static int ntfs_sedit_fill(struct ntfs_sedit *e, struct ntfs_runs *out, u64 vcn, u64 end,
+			   unsigned int flags)
 {
-	const struct ntfs_stream *ns = e->ns;
-	u64 old_end = ns->alloc_size >> e->sbi->cluster_bits;
-	unsigned int i;
-	int err = 0;
+	struct ntfs_stream *ns = e->ns;
+	struct ntfs_run_source src;
 
-	for (i = 0; !err && i < ns->nr_runs; i++) {
-		const struct ntfs_run *r = &ns->runs[i];
-		u64 r_end = r->vcn + r->len, in = max(r->vcn, vcn), in_end = min(r_end, end);
-		u64 after = max(r->vcn, end);
-
-		if (r->vcn < vcn)
-			err = ntfs_runbuf_add(rb, r->vcn, r->lcn, min(r_end, vcn) - r->vcn);
-		if (!err && in < in_end)
-			err = r->lcn == NTFS_LCN_HOLE && !holes ?
-			      ntfs_runbuf_alloc(e, rb, in, in_end - in) :
-			      ntfs_runbuf_add(rb, in, ntfs_run_lcn_at(r, in), in_end - in);
-		if (!err && after < r_end)
-			err = ntfs_runbuf_add(rb, after, ntfs_run_lcn_at(r, after), r_end - after);
-	}
-	if (err || end <= old_end)
-		return err;
-	if (vcn > old_end)
-		err = ntfs_runbuf_extend(e, rb, old_end, vcn - old_end, ns->sparse);
-	if (!err)
-		err = ntfs_runbuf_extend(e, rb, max(vcn, old_end), end - max(vcn, old_end),
-					 holes);
-	return err;
+	ntfs_sedit_source(e, &src);
+	if (ns->sparse)
+		flags |= NTFS_FILL_GAP_HOLE;
+	return ntfs_runs_fill(ns->runs, ns->nr_runs, ns->alloc_size >> e->sbi->cluster_bits,
+			      vcn, end, flags, &src, out);
 }
 
 /* The stream's runs cut at @end; the clusters past it are freed at commit. */
-static int ntfs_runs_cut(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 end)
+static int ntfs_sedit_cut(struct ntfs_sedit *e, struct ntfs_runs *out, u64 end)
 {
-	const struct ntfs_stream *ns = e->ns;
-	unsigned int i;
-	int err = 0;
+	struct ntfs_run_source src;
 
-	for (i = 0; !err && i < ns->nr_runs; i++) {
-		const struct ntfs_run *r = &ns->runs[i];
-		u64 keep = r->vcn < end ? min(r->len, end - r->vcn) : 0;
-
-		if (keep)
-			err = ntfs_runbuf_add(rb, r->vcn, r->lcn, keep);
-		if (!err && keep < r->len && r->lcn != NTFS_LCN_HOLE)
-			err = ntfs_free_clusters(e->t, r->lcn + keep, r->len - keep);
-	}
-	return err;
+	ntfs_sedit_source(e, &src);
+	return ntfs_runs_cut(e->ns->runs, e->ns->nr_runs, end, &src, out);
 }
 
 /*
  * Encode @rb as the mapping pairs of the attribute, which covers VCNs
  * [0, @end) in one extent, and set its highest VCN and allocated size.
  */
-static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runbuf *rb, u64 end)
+static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runs *rb, u64 end)
 {
 	struct ntfs_attr *a = e->a;
 	size_t used;
@@ -610,11 +517,11 @@ static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runbuf 
  * The change is in the record: make the stream in memory match it (@rb,
  * when not NULL, becomes the run cache and is emptied).
  */
-static void ntfs_sedit_install(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64 alloc,
+static void ntfs_sedit_install(struct ntfs_sedit *e, struct ntfs_runs *rb, u64 alloc,
 			       u64 data, u64 valid)
 {
 	struct ntfs_stream *ns = e->ns;
-	struct ntfs_runbuf old = {};
+	struct ntfs_runs old = {};
 
 	down_write(&ns->run_lock);
 	if (e->a)
@@ -631,7 +538,7 @@ static void ntfs_sedit_install(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u64
 	ns->data_size = data;
 	ns->valid_size = valid;
 	up_write(&ns->run_lock);
-	ntfs_runbuf_free(&old);
+	ntfs_runs_free(&old);
 	ntfs_set_blocks(e->inode, e->sbi->cluster_bits);
 }
 
@@ -674,7 +581,7 @@ static int ntfs_check_vcn_range(struct ntfs_sb *sbi, u64 vcn, u64 len)
  */
 int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
 {
-	struct ntfs_runbuf rb = {};
+	struct ntfs_runs rb = {};
 	struct ntfs_sedit e;
 	u64 end;
 	int err;
@@ -689,13 +596,13 @@ int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 	if (err)
 		return err;
 	end = max(vcn + len, e.ns->alloc_size >> e.sbi->cluster_bits);
-	err = ntfs_runs_fill(&e, &rb, vcn, vcn + len, false);
+	err = ntfs_sedit_fill(&e, &rb, vcn, vcn + len, 0);
 	if (!err)
 		err = ntfs_sedit_store_runs(&e, &rb, end);
 	if (!err)
 		ntfs_sedit_install(&e, &rb, end << e.sbi->cluster_bits, e.ns->data_size,
 				   e.ns->valid_size);
-	ntfs_runbuf_free(&rb);
+	ntfs_runs_free(&rb);
 	return err;
 }
 
@@ -805,7 +712,7 @@ int ntfs_stream_write_resident(struct ntfs_trans *t, struct inode *inode, u64 po
  */
 int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 {
-	struct ntfs_runbuf rb = {};
+	struct ntfs_runs rb = {};
 	struct ntfs_sedit e;
 	u64 end, old_end;
 	int err;
@@ -830,9 +737,9 @@ int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 	if (size >= e.ns->data_size && end < old_end)
 		end = old_end;
 	if (end < old_end)
-		err = ntfs_runs_cut(&e, &rb, end);
+		err = ntfs_sedit_cut(&e, &rb, end);
 	else if (end > old_end)
-		err = ntfs_runs_fill(&e, &rb, old_end, end, e.ns->sparse);
+		err = ntfs_sedit_fill(&e, &rb, old_end, end, e.ns->sparse ? NTFS_FILL_HOLES : 0);
 	if (!err && end != old_end)
 		err = ntfs_sedit_store_runs(&e, &rb, end);
 	if (!err) {
@@ -845,7 +752,7 @@ int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 		if (!NTFS_I(inode)->owner)
 			i_size_write(inode, size);
 	}
-	ntfs_runbuf_free(&rb);
+	ntfs_runs_free(&rb);
 	return err;
 }
 
@@ -980,13 +887,15 @@ static int ntfs_sedit_replace_nonres(struct ntfs_sedit *e, u32 mp_len)
  * Allocate clusters for @size bytes, replace the attribute by a
  * non-resident one describing them.
  */
-static int ntfs_sedit_move_out(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u32 size)
+static int ntfs_sedit_move_out(struct ntfs_sedit *e, struct ntfs_runs *rb, u32 size)
 {
 	u64 end = DIV_ROUND_UP(size, e->sbi->cluster_size);
+	struct ntfs_run_source src;
 	size_t mp_len;
 	int err;
 
-	err = ntfs_runbuf_alloc(e, rb, 0, end);
+	ntfs_sedit_source(e, &src);
+	err = ntfs_runs_fill(NULL, 0, 0, 0, end, 0, &src, rb);
 	if (!err)
 		err = ntfs_encode_runs(rb->runs, rb->nr, 0, end, NULL, 0, &mp_len);
 	if (!err)
@@ -1020,7 +929,7 @@ static int ntfs_sedit_move_out(struct ntfs_sedit *e, struct ntfs_runbuf *rb, u32
  */
 int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode)
 {
-	struct ntfs_runbuf rb = {};
+	struct ntfs_runs rb = {};
 	struct ntfs_move m = {};
 	struct ntfs_sedit e;
 	void *data = NULL;
@@ -1046,7 +955,7 @@ int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode)
 				   e.sbi->cluster_bits, size, size);
 		ntfs_move_release(&m, true);
 	}
-	ntfs_runbuf_free(&rb);
+	ntfs_runs_free(&rb);
 	kfree(data);
 	return err;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ntfs3: mapping pairs decoding and encoding, the run array and VCN lookup.
+ * ntfs3: mapping pairs decoding and encoding, the run array, VCN lookup, and
+ * run arrays rebuilt with a range allocated or cut off.
  *
  * The format (Linux-NTFS documentation, "Data Runs"; libyal NTFS document):
  *
@@ -423,4 +424,177 @@ int ntfs_encode_runs(const struct ntfs_run *runs, unsigned int nr,
 		mp[pos] = 0;
 	*used = ++pos;
 	return mp && pos > size ? -ENOSPC : 0;
+}
+
+/**
+ * ntfs_runs_add() - Append a run to a run array, joined to the last one
+ * @ra: the array; its runs end at @vcn
+ * @vcn: first VCN of the run
+ * @lcn: its first LCN, or %NTFS_LCN_HOLE
+ * @len: its length, at least 1
+ *
+ * A run that continues the last one on disk (or a hole after a hole) makes
+ * it longer instead, so arrays built this way are as short as their
+ * mapping pairs.
+ *
+ * Context: Process context (GFP_NOFS allocation).
+ * Return: 0 or -ENOMEM.
+ */
+int ntfs_runs_add(struct ntfs_runs *ra, u64 vcn, s64 lcn, u64 len)
+{
+	struct ntfs_run *last = ra->nr ? &ra->runs[ra->nr - 1] : NULL;
+
+	if (last && last->vcn + last->len == vcn &&
+	    (lcn == NTFS_LCN_HOLE ? last->lcn == NTFS_LCN_HOLE :
+	     last->lcn != NTFS_LCN_HOLE && last->lcn + (s64)last->len == lcn)) {
+		last->len += len;
+		return 0;
+	}
+	if (ra->nr == ra->cap) {
+		unsigned int cap = ra->cap ? 2 * ra->cap : 16;
+		struct ntfs_run *p;
+
+		if (cap <= ra->cap || cap > NTFS_RUNS_MAX)
+			return -ENOMEM;
+		p = kvrealloc(ra->runs, array_size(cap, sizeof(*p)), GFP_NOFS);
+		if (!p)
+			return -ENOMEM;
+		ra->runs = p;
+		ra->cap = cap;
+	}
+	ra->runs[ra->nr].vcn = vcn;
+	ra->runs[ra->nr].lcn = lcn;
+	ra->runs[ra->nr].len = len;
+	ra->nr++;
+	return 0;
+}
+
+/* The cluster after the last one with clusters: where to allocate next. */
+static u64 ntfs_runs_hint(const struct ntfs_runs *ra)
+{
+	unsigned int i = ra->nr;
+
+	while (i--)
+		if (ra->runs[i].lcn != NTFS_LCN_HOLE)
+			return ra->runs[i].lcn + ra->runs[i].len;
+	return 0;
+}
+
+/* Append [@vcn, @vcn + @len) on new clusters, each asked near the last. */
+static int ntfs_runs_alloc(struct ntfs_runs *ra, u64 vcn, u64 len,
+			   const struct ntfs_run_source *src)
+{
+	while (len) {
+		struct ntfs_run got = { 0 };
+		int err = src->alloc(src->ctx, ntfs_runs_hint(ra), len, &got);
+
+		if (err)
+			return err;
+		if (!got.len || got.len > len || got.lcn < 0)
+			return -EIO;
+		err = ntfs_runs_add(ra, vcn, got.lcn, got.len);
+		if (err)
+			return err;
+		vcn += got.len;
+		len -= got.len;
+	}
+	return 0;
+}
+
+/* Append [@vcn, @vcn + @len) as a hole or on new clusters. */
+static int ntfs_runs_extend(struct ntfs_runs *ra, u64 vcn, u64 len, bool hole,
+			    const struct ntfs_run_source *src)
+{
+	if (!len)
+		return 0;
+	return hole ? ntfs_runs_add(ra, vcn, NTFS_LCN_HOLE, len) :
+		      ntfs_runs_alloc(ra, vcn, len, src);
+}
+
+static s64 ntfs_run_lcn_at(const struct ntfs_run *r, u64 vcn)
+{
+	return r->lcn == NTFS_LCN_HOLE ? NTFS_LCN_HOLE : r->lcn + (s64)(vcn - r->vcn);
+}
+
+/**
+ * ntfs_runs_fill() - A run array with a range of VCNs given clusters
+ * @runs: the runs of the stream, covering [0, @old_end) without a gap
+ * @nr: number of runs
+ * @old_end: the VCN after the allocation
+ * @vcn: first VCN of the range
+ * @end: VCN after the range
+ * @flags: %NTFS_FILL_GAP_HOLE: VCNs between @old_end and @vcn become a
+ *	hole (else they get clusters); %NTFS_FILL_HOLES: the range keeps its
+ *	holes and what it adds past @old_end is a hole too
+ * @src: where clusters come from
+ * @out: an empty array, filled with the new runs (joined where they
+ *	continue each other); the caller frees it with kvfree() also on error
+ *
+ * Every hole in [@vcn, @end) gets new clusters, and the allocation grows
+ * to @end when it is shorter.  Runs outside the range are copied.
+ *
+ * Context: Process context.
+ * Return: 0, the error of @src->alloc(), -EIO if it misbehaves, -ENOMEM.
+ */
+int ntfs_runs_fill(const struct ntfs_run *runs, unsigned int nr, u64 old_end,
+		   u64 vcn, u64 end, unsigned int flags,
+		   const struct ntfs_run_source *src, struct ntfs_runs *out)
+{
+	bool holes = flags & NTFS_FILL_HOLES;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		const struct ntfs_run *r = &runs[i];
+		u64 r_end = r->vcn + r->len, in = max(r->vcn, vcn);
+		u64 in_end = min(r_end, end), after = max(r->vcn, end);
+
+		if (r->vcn < vcn)
+			err = ntfs_runs_add(out, r->vcn, r->lcn, min(r_end, vcn) - r->vcn);
+		if (!err && in < in_end)
+			err = r->lcn == NTFS_LCN_HOLE && !holes ?
+			      ntfs_runs_alloc(out, in, in_end - in, src) :
+			      ntfs_runs_add(out, in, ntfs_run_lcn_at(r, in), in_end - in);
+		if (!err && after < r_end)
+			err = ntfs_runs_add(out, after, ntfs_run_lcn_at(r, after), r_end - after);
+	}
+	if (err || end <= old_end)
+		return err;
+	if (vcn > old_end)
+		err = ntfs_runs_extend(out, old_end, vcn - old_end,
+				       flags & NTFS_FILL_GAP_HOLE, src);
+	if (!err)
+		err = ntfs_runs_extend(out, max(vcn, old_end), end - max(vcn, old_end),
+				       holes, src);
+	return err;
+}
+
+/**
+ * ntfs_runs_cut() - A run array cut at a VCN
+ * @runs: the runs of the stream
+ * @nr: number of runs
+ * @end: the VCN after the last one kept
+ * @src: @src->free() gets the clusters past @end
+ * @out: an empty array, filled with the runs kept; the caller frees it
+ *	with kvfree() also on error
+ *
+ * Context: Process context.
+ * Return: 0, the error of @src->free(), -ENOMEM.
+ */
+int ntfs_runs_cut(const struct ntfs_run *runs, unsigned int nr, u64 end,
+		  const struct ntfs_run_source *src, struct ntfs_runs *out)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		const struct ntfs_run *r = &runs[i];
+		u64 keep = r->vcn < end ? min(r->len, end - r->vcn) : 0;
+
+		if (keep)
+			err = ntfs_runs_add(out, r->vcn, r->lcn, keep);
+		if (!err && keep < r->len && r->lcn != NTFS_LCN_HOLE)
+			err = src->free(src->ctx, r->lcn + keep, r->len - keep);
+	}
+	return err;
 }

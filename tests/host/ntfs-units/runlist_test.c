@@ -748,6 +748,207 @@ static int vector_encodes(const char *dir, const char *file,
 	return 1;
 }
 
+/* ---- ntfs_runs_fill() and ntfs_runs_cut() against a per-VCN model ---- */
+
+#define FT_CLUSTERS	2048
+#define FT_VCNS		400
+
+/* A volume of FT_CLUSTERS clusters for the fake allocator. */
+struct ftvol {
+	unsigned char used[FT_CLUSTERS];
+	unsigned char freed[FT_CLUSTERS];
+	unsigned int calls;
+	int fail_at;		/* make this call fail with -ENOSPC, or -1 */
+};
+
+/* First free run at or after @hint (wrapping once), randomly shortened. */
+static int ft_alloc(void *ctx, u64 hint, u64 want, struct ntfs_run *got)
+{
+	struct ftvol *v = ctx;
+	u64 i, n, start;
+
+	if (v->fail_at >= 0 && v->calls++ == (unsigned int)v->fail_at)
+		return -ENOSPC;
+	if (hint >= FT_CLUSTERS)
+		hint = 0;
+	for (n = 0; n < FT_CLUSTERS; n++) {
+		start = (hint + n) % FT_CLUSTERS;
+		if (!v->used[start])
+			break;
+	}
+	if (n == FT_CLUSTERS)
+		return -ENOSPC;
+	for (i = start; i < FT_CLUSTERS && !v->used[i] && i - start < want; i++)
+		;
+	n = i - start;
+	if (n > 1 && !rnd_below(4))
+		n = 1 + rnd_below(n);
+	memset(v->used + start, 1, n);
+	got->lcn = start;
+	got->len = n;
+	return 0;
+}
+
+static int ft_free(void *ctx, u64 lcn, u64 len)
+{
+	struct ftvol *v = ctx;
+	u64 i;
+
+	for (i = lcn; i < lcn + len; i++) {
+		if (i >= FT_CLUSTERS || !v->used[i] || v->freed[i])
+			return -EINVAL;
+		v->freed[i] = 1;
+	}
+	return 0;
+}
+
+/* The LCN of every VCN of @ra (HOLE for holes); 0 unless it covers [0, end). */
+static int ft_map(const struct ntfs_runs *ra, u64 end, s64 *map)
+{
+	u64 vcn = 0;
+	unsigned int i;
+
+	for (i = 0; i < ra->nr; i++) {
+		const struct ntfs_run *r = &ra->runs[i];
+
+		if (r->vcn != vcn || !r->len || r->vcn + r->len > end)
+			return 0;
+		for (u64 k = 0; k < r->len; k++)
+			map[vcn + k] = r->lcn == HOLE ? HOLE : r->lcn + (s64)k;
+		vcn += r->len;
+		/* Joined: no neighbour that continues this run. */
+		if (i + 1 < ra->nr && (r->lcn == HOLE ? ra->runs[i + 1].lcn == HOLE :
+				       ra->runs[i + 1].lcn == r->lcn + (s64)r->len))
+			return 0;
+	}
+	return vcn == end;
+}
+
+/* A random allocation of @end VCNs with holes, taken from @v. */
+static int ft_old(struct ftvol *v, struct ntfs_runs *ra, u64 end)
+{
+	const struct ntfs_run_source src = { ft_alloc, ft_free, v };
+	u64 vcn = 0;
+
+	while (vcn < end) {
+		u64 len = 1 + rnd_below(end - vcn < 40 ? end - vcn : 40);
+		struct ntfs_runs piece = { 0 };
+		int err;
+
+		if (rnd_below(3)) {
+			err = ntfs_runs_add(ra, vcn, HOLE, len);
+		} else {
+			/* Allocate through fill, one piece after the runs so far. */
+			err = ntfs_runs_fill(ra->runs, ra->nr, vcn, vcn, vcn + len, 0,
+					     &src, &piece);
+			free(ra->runs);
+			*ra = piece;
+		}
+		if (err)
+			return err;
+		vcn += len;
+	}
+	return 0;
+}
+
+static void test_runs_edit(void)
+{
+	static s64 before[FT_VCNS * 2], after[FT_VCNS * 2];
+	unsigned int iter, bad = 0, fills = 0, cuts = 0, enospc = 0;
+
+	for (iter = 0; iter < 20000 && bad < 3; iter++) {
+		static struct ftvol v;
+		const struct ntfs_run_source src = { ft_alloc, ft_free, &v };
+		static unsigned char used0[FT_CLUSTERS];
+		struct ntfs_runs old = { 0 }, out = { 0 };
+		u64 old_end = rnd_below(FT_VCNS), k;
+		const char *why = NULL;
+		int err;
+
+		memset(&v, 0, sizeof(v));
+		v.fail_at = -1;
+		for (k = 0; k < FT_CLUSTERS; k++)
+			v.used[k] = !rnd_below(3);
+		if (ft_old(&v, &old, old_end) || !ft_map(&old, old_end, before)) {
+			bad++;
+			diag("runs edit %u: the starting runlist is wrong", iter);
+			continue;
+		}
+		memcpy(used0, v.used, sizeof(used0));
+
+		if (iter % 3 == 0) {
+			u64 end = rnd_below(old_end + 1);
+
+			cuts++;
+			err = ntfs_runs_cut(old.runs, old.nr, end, &src, &out);
+			if (err || !ft_map(&out, end, after))
+				why = "cut: runs do not cover [0, end), or not joined";
+			for (k = 0; !why && k < old_end; k++) {
+				if (k < end && after[k] != before[k])
+					why = "cut: a kept VCN moved";
+				if (k >= end && before[k] != HOLE && !v.freed[before[k]])
+					why = "cut: a cluster past the end was not freed";
+			}
+			for (k = 0; !why && k < FT_CLUSTERS; k++)
+				if (v.freed[k]) {
+					u64 j;
+
+					for (j = end; j < old_end && before[j] != (s64)k; j++)
+						;
+					if (j == old_end)
+						why = "cut: a cluster freed that was not cut off";
+				}
+		} else {
+			u64 vcn = rnd_below(old_end + 20);
+			u64 end = vcn + 1 + rnd_below(60);
+			unsigned int flags = rnd_below(4);
+			u64 new_end = end > old_end ? end : old_end;
+
+			fills++;
+			if (!rnd_below(10))
+				v.fail_at = rnd_below(3);
+			err = ntfs_runs_fill(old.runs, old.nr, old_end, vcn, end, flags,
+					     &src, &out);
+			if (err == -ENOSPC) {
+				enospc++;
+				free(old.runs);
+				free(out.runs);
+				continue;
+			}
+			if (err || !ft_map(&out, new_end, after))
+				why = "fill: runs do not cover [0, new end), or not joined";
+			for (k = 0; !why && k < new_end; k++) {
+				bool in = k >= vcn && k < end, gap = k >= old_end && k < vcn;
+				bool was_hole = k >= old_end || before[k] == HOLE;
+				bool hole = (gap && (flags & NTFS_FILL_GAP_HOLE)) ||
+					    (!gap && !in && was_hole) ||
+					    (in && (flags & NTFS_FILL_HOLES) && was_hole);
+
+				if (!was_hole && after[k] != before[k])
+					why = "fill: an allocated VCN moved";
+				else if (was_hole && hole != (after[k] == HOLE))
+					why = "fill: a hole where clusters belong, or the other way";
+				else if (was_hole && !hole && used0[after[k]])
+					why = "fill: a new cluster that was in use";
+			}
+			/* Every new cluster is used once. */
+			for (k = 0; !why && k < new_end; k++)
+				for (u64 j = k + 1; !why && j < new_end; j++)
+					if (after[k] != HOLE && after[k] == after[j])
+						why = "fill: a cluster given twice";
+		}
+		if (why) {
+			bad++;
+			diag("runs edit %u: %s", iter, why);
+		}
+		free(old.runs);
+		free(out.runs);
+	}
+	tap_result(!bad,
+		   "runs fill and cut: 20000 random edits (%u fills, %u cuts, %u -ENOSPC) match the per-VCN model",
+		   fills, cuts, enospc);
+}
+
 /* One *.runs vector: decode its extents, compare with ntfsinfo's runs. */
 static void test_vector(const char *dir, const char *name)
 {
@@ -866,6 +1067,7 @@ int main(int argc, char **argv)
 	test_encode_examples();
 	test_encode_errors();
 	test_encode_round_trip();
+	test_runs_edit();
 	if (argc == 2)
 		test_vectors(argv[1]);
 	return tap_done();

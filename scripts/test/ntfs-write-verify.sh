@@ -143,9 +143,16 @@ def visit(rel):
             off += size
     if stat.S_ISDIR(m):
         for n in os.listdir(p):
-            visit(rel + b"/" + n)
+            visit_safe(rel + b"/" + n)
 
-visit(b".")
+def visit_safe(rel):
+    # an error on one object is one line of the listing, as walk writes it
+    try:
+        visit(rel)
+    except OSError as e:
+        man.append(b"\t".join((b"?", rel, b"ERROR:%d" % e.errno, b"-", b"-", b"-")))
+
+visit_safe(b".")
 for suffix, lines in (("manifest", man), ("xattrs", xat), ("links", links)):
     with open(out + "." + suffix, "wb") as f:
         f.writelines(l + b"\n" for l in sorted(lines))

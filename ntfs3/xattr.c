@@ -5,6 +5,7 @@
  * $SECURITY_DESCRIPTOR), and the system.* and user.* xattr handlers.
  */
 
+#include <linux/buffer_head.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
 #include <linux/xattr.h>
@@ -406,76 +407,228 @@ static int ntfs_put_resident(struct ntfs_sb *sbi, struct ntfs_record *r, u32 typ
 	return err;
 }
 
-/* Make $EA and $EA_INFORMATION of base record @r hold @buf (@len 0: none). */
-static int ntfs_ea_store(struct ntfs_sb *sbi, struct ntfs_record *r, const void *buf, u32 len)
+/* Free the clusters of a non-resident $EA (at commit). */
+static int ntfs_ea_free_runs(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a)
 {
-	struct ntfs_ea_info info;
-	struct ntfs_attr *a;
+	struct ntfs_sb *sbi = t->sbi;
+	u32 mp = le16_to_cpu(a->nr.mp_offset);
+	struct ntfs_run *runs = NULL;
+	unsigned int n = 0, cap = 0, i;
+	const char *why;
 	int err;
 
+	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
+			       le64_to_cpu(a->nr.lowest_vcn), le64_to_cpu(a->nr.highest_vcn),
+			       sbi->total_clusters, &runs, &n, &cap, &why);
+	if (err)
+		err = ntfs_err_ratelimited(sbi->sb, nr, "$EA: %s", why);
+	for (i = 0; !err && i < n; i++)
+		if (runs[i].lcn != NTFS_LCN_HOLE)
+			err = ntfs_free_clusters(t, runs[i].lcn, runs[i].len);
+	kvfree(runs);
+	return err;
+}
+
+/* @clusters clusters for a new $EA, in as few runs as the allocator finds. */
+static int ntfs_ea_alloc(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs,
+			 unsigned int *nr)
+{
+	u64 vcn = 0, hint = 0;
+	int err = 0;
+
+	*nr = 0;
+	while (!err && vcn < clusters) {
+		struct ntfs_run got;
+
+		err = ntfs_alloc_clusters(t, hint, clusters - vcn, &got);
+		if (err)
+			break;
+		runs[*nr].vcn = vcn;
+		runs[*nr].lcn = got.lcn;
+		runs[*nr].len = min(got.len, clusters - vcn);
+		vcn += runs[*nr].len;
+		hint = got.lcn + got.len;
+		(*nr)++;
+	}
+	return err;
+}
+
+/*
+ * Write @len bytes of @buf into the clusters of @runs, zero-filled to the
+ * end of the last one, through the block device's buffers (where the read
+ * path reads a non-resident $EA) and synchronously: no dirty buffer is
+ * left behind on clusters an abort gives back.
+ */
+static int ntfs_ea_write_clusters(struct ntfs_sb *sbi, const struct ntfs_run *runs,
+				  unsigned int nr, const void *buf, u32 len)
+{
+	struct super_block *sb = sbi->sb;
+	u32 per = 1U << (sbi->cluster_bits - sb->s_blocksize_bits);
+	u64 pos = 0, blk, end;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		blk = (u64)runs[i].lcn * per;
+		end = blk + runs[i].len * per;
+		for (; !err && blk < end; blk++, pos += sb->s_blocksize) {
+			struct buffer_head *bh = sb_getblk(sb, blk);
+			u32 n = pos < len ? min_t(u64, len - pos, sb->s_blocksize) : 0;
+
+			if (!bh)
+				return -ENOMEM;
+			lock_buffer(bh);
+			memcpy(bh->b_data, buf + pos, n);
+			memset(bh->b_data + n, 0, sb->s_blocksize - n);
+			set_buffer_uptodate(bh);
+			mark_buffer_dirty(bh);
+			unlock_buffer(bh);
+			err = sync_dirty_buffer(bh);
+			brelse(bh);
+		}
+	}
+	return err;
+}
+
+/* A non-resident $EA holding @buf, in new clusters. */
+static int ntfs_ea_put_nonres(struct ntfs_trans *t, struct ntfs_record *r, const void *buf,
+			      u32 len)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 clusters = DIV_ROUND_UP(len, sbi->cluster_size);
+	struct ntfs_run *runs;
+	struct ntfs_attr *a;
+	unsigned int nr;
+	size_t used;
+	int err;
+
+	runs = kcalloc(clusters, sizeof(*runs), GFP_NOFS);
+	if (!runs)
+		return -ENOMEM;
+	err = ntfs_ea_alloc(t, clusters, runs, &nr);
+	if (!err && ntfs_encode_runs(runs, nr, 0, clusters, NULL, 0, &used))
+		err = -EIO;
+	if (!err) {
+		a = ntfs_rec_insert(sbi, r, NTFS_AT_EA, NULL, 0, true, used);
+		err = PTR_ERR_OR_ZERO(a);
+	}
+	if (!err && ntfs_encode_runs(runs, nr, 0, clusters,
+				     (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used))
+		err = -EIO;
+	if (!err) {
+		a->nr.highest_vcn = cpu_to_le64(clusters - 1);
+		a->nr.allocated_size = cpu_to_le64(clusters << sbi->cluster_bits);
+		a->nr.data_size = cpu_to_le64(len);
+		a->nr.valid_size = cpu_to_le64(len);
+		err = ntfs_ea_write_clusters(sbi, runs, nr, buf, len);
+	}
+	kfree(runs);
+	return err;
+}
+
+/*
+ * Make $EA and $EA_INFORMATION of base record @r hold @buf (@len 0:
+ * none); $EA resident unless @nonres.  An $EA that is replaced rather
+ * than resized gives its clusters back at commit.
+ */
+static int ntfs_ea_store(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
+			 const void *buf, u32 len, bool nonres)
+{
+	struct ntfs_attr *a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
+	struct ntfs_ea_info info;
+	int err = 0;
+
+	if (a && (a->non_resident || nonres || !len)) {
+		if (a->non_resident)
+			err = ntfs_ea_free_runs(t, nr, a);
+		if (err)
+			return err;
+		ntfs_rec_remove(r, a);
+	}
 	if (!len) {
-		a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
-		if (a)
-			ntfs_rec_remove(r, a);
 		a = ntfs_rec_find(r, NTFS_AT_EA_INFO, NULL, 0);
 		if (a)
 			ntfs_rec_remove(r, a);
 		return 0;
 	}
 	ntfs_ea_info_of(buf, len, &info);
-	err = ntfs_put_resident(sbi, r, NTFS_AT_EA_INFO, &info, sizeof(info));
-	if (!err)
-		err = ntfs_put_resident(sbi, r, NTFS_AT_EA, buf, len);
-	return err;
+	err = ntfs_put_resident(t->sbi, r, NTFS_AT_EA_INFO, &info, sizeof(info));
+	if (err)
+		return err;
+	if (nonres)
+		return ntfs_ea_put_nonres(t, r, buf, len);
+	return ntfs_put_resident(t->sbi, r, NTFS_AT_EA, buf, len);
 }
 
 /*
- * The base record of @inode in @t, ready for an $EA change: its $EA (if
- * any) in *@old.  Changing EAs that live elsewhere (attribute lists,
- * non-resident $EA) is not supported yet.
+ * The base record of @inode in @t, ready for an $EA change, and a copy
+ * of its $EA value in *@old (NULL, 0: none; kfree() it).  EAs of a file
+ * with an attribute list are not changed yet.
  */
 static struct ntfs_record *ntfs_ea_record(struct ntfs_trans *t, struct inode *inode,
-					  const void **old, u32 *old_len)
+					  void **old, u32 *old_len)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	struct ntfs_record *r = ntfs_trans_record(t, ni->record);
 	struct ntfs_attr *a;
+	u64 size;
 	int err;
 
+	*old = NULL;
+	*old_len = 0;
 	if (IS_ERR(r))
 		return r;
 	err = ntfs_rec_check(t->sbi, r, ni->record);
 	if (err)
 		return ERR_PTR(err);
-	a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
-	if (ntfs_rec_find(r, NTFS_AT_ATTR_LIST, NULL, 0) || (a && a->non_resident)) {
+	if (ntfs_rec_find(r, NTFS_AT_ATTR_LIST, NULL, 0)) {
 		ntfs_err_ratelimited(inode->i_sb, ni->record,
-				     "changing EAs of a file with an attribute list or a non-resident $EA is not supported yet");
+				     "changing EAs of a file with an attribute list is not supported yet");
 		return ERR_PTR(-EOPNOTSUPP);
 	}
-	*old = a ? ntfs_attr_value(a, 0) : NULL;
-	*old_len = a ? le32_to_cpu(a->r.value_length) : 0;
+	a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
+	if (!a)
+		return r;
+	size = a->non_resident ? le64_to_cpu(a->nr.data_size) : le32_to_cpu(a->r.value_length);
+	if (size > NTFS_MAX_EA_SIZE || (a->non_resident && a->nr.lowest_vcn))
+		return ERR_PTR(ntfs_err_ratelimited(inode->i_sb, ni->record,
+						    "$EA over 64 KiB or in extents"));
+	*old = kmalloc(size ? size : 1, GFP_NOFS);
+	if (!*old)
+		return ERR_PTR(-ENOMEM);
+	if (a->non_resident)
+		err = ntfs_read_nonres_attr(t->sbi, ni->record, a, *old, size);
+	else
+		memcpy(*old, ntfs_attr_value(a, 0), size);
+	if (err) {
+		kfree(*old);
+		*old = NULL;
+		return ERR_PTR(err);
+	}
+	*old_len = size;
 	return r;
 }
 
 /*
- * Store the EA set rebuilt with @ops into the base record.  When it does
- * not fit and the file's data is resident, the data moves out of the
- * record to make room (*@moved: the caller reloads the stream on abort).
+ * Store the new EA set into the base record: resident if it fits, after
+ * moving the file's resident data out if that makes it fit (*@moved: the
+ * caller reloads the stream on abort), else in clusters.
  */
 static int ntfs_ea_write(struct ntfs_trans *t, struct inode *inode, struct ntfs_record *r,
 			 const void *buf, u32 len, bool *moved)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
-	int err = ntfs_ea_store(t->sbi, r, buf, len);
+	int err = ntfs_ea_store(t, r, ni->record, buf, len, false);
 
-	if (err != -ENOSPC || !S_ISREG(inode->i_mode) || !ni->stream.resident ||
-	    !ni->stream.data_size || ni->stream.type != NTFS_AT_DATA)
-		return err;
-	*moved = true;
-	err = ntfs_stream_make_nonresident(t, inode);
-	if (!err)
-		err = ntfs_ea_store(t->sbi, r, buf, len);
+	if (err == -ENOSPC && S_ISREG(inode->i_mode) && ni->stream.resident &&
+	    ni->stream.data_size && ni->stream.type == NTFS_AT_DATA) {
+		*moved = true;
+		err = ntfs_stream_make_nonresident(t, inode);
+		if (!err)
+			err = ntfs_ea_store(t, r, ni->record, buf, len, false);
+	}
+	if (err == -ENOSPC)
+		err = ntfs_ea_store(t, r, ni->record, buf, len, true);
 	return err;
 }
 
@@ -489,16 +642,15 @@ static int ntfs_ea_write(struct ntfs_trans *t, struct inode *inode, struct ntfs_
  *		must exist; a removal always needs the EA)
  * @moved:	set when the file's data moved out of the record for room
  *
- * Return: 0, -EEXIST, -ENODATA, -ENOSPC (the set exceeds 64 KiB or the
- * record), -EOPNOTSUPP, -EIO for a damaged set, -ENOMEM.
+ * Return: 0, -EEXIST, -ENODATA, -ENOSPC (the set exceeds 64 KiB, the
+ * record or the volume), -EOPNOTSUPP, -EIO for a damaged set, -ENOMEM.
  */
 static int ntfs_ea_apply(struct ntfs_trans *t, struct inode *inode, struct ntfs_ea_op *ops,
 			 int nr, int flags, bool *moved)
 {
 	struct ntfs_record *r;
-	const void *old;
 	u32 old_len, len;
-	void *buf;
+	void *old, *buf;
 	int i, err;
 
 	r = ntfs_ea_record(t, inode, &old, &old_len);
@@ -506,21 +658,24 @@ static int ntfs_ea_apply(struct ntfs_trans *t, struct inode *inode, struct ntfs_
 		return PTR_ERR(r);
 	err = ntfs_ea_rebuild(old, old_len, ops, nr, NULL, &len);
 	if (err)
-		return ntfs_err_ratelimited(inode->i_sb, inode->i_ino, "damaged $EA");
-	for (i = 0; i < nr; i++) {
+		err = ntfs_err_ratelimited(inode->i_sb, inode->i_ino, "damaged $EA");
+	for (i = 0; !err && i < nr; i++) {
 		if (ops[i].found && (flags & XATTR_CREATE))
-			return -EEXIST;
-		if (!ops[i].found && (!ops[i].value || (flags & XATTR_REPLACE)))
-			return -ENODATA;
+			err = -EEXIST;
+		else if (!ops[i].found && (!ops[i].value || (flags & XATTR_REPLACE)))
+			err = -ENODATA;
 	}
-	if (len > NTFS_MAX_EA_SIZE)
-		return -ENOSPC;
-	buf = kmalloc(len ? len : 1, GFP_NOFS);
-	if (!buf)
-		return -ENOMEM;
-	ntfs_ea_rebuild(old, old_len, ops, nr, buf, &len);
-	err = ntfs_ea_write(t, inode, r, buf, len, moved);
+	if (!err && len > NTFS_MAX_EA_SIZE)
+		err = -ENOSPC;
+	buf = err ? NULL : kmalloc(len ? len : 1, GFP_NOFS);
+	if (!err && !buf)
+		err = -ENOMEM;
+	if (!err) {
+		ntfs_ea_rebuild(old, old_len, ops, nr, buf, &len);
+		err = ntfs_ea_write(t, inode, r, buf, len, moved);
+	}
 	kfree(buf);
+	kfree(old);
 	return err;
 }
 

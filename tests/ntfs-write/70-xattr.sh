@@ -3,7 +3,8 @@
 # xattrs ($EA and $EA_INFORMATION) set, replaced (same and other sizes,
 # empty values), removed until none is left, names of 255 bytes, many on
 # one directory, one on a file whose data must leave the record to make
-# room; chmod and chown (WSL's $LXUID, $LXGID, $LXMOD) and chmod a-w (the
+# room, sets too big for the record (a non-resident $EA, and back);
+# chmod and chown (WSL's $LXUID, $LXGID, $LXMOD) and chmod a-w (the
 # read-only attribute) read back after a remount; system.ntfs_attrib,
 # system.ntfs_attrib_be and system.dos_attrib written and read back.
 # Frame and comparisons: tests/include/ntfs-write.sh.
@@ -45,6 +46,15 @@ user_xattrs() {
 	done
 	x OK "replace one in the middle" setxattr "$d/dir" user.k7 "seven, replaced"
 	x OK "remove another" rmxattr "$d/dir" user.k12
+	# sets too big for the record: $EA goes to clusters, and back
+	x OK "a file for a 20000-byte xattr" pwrite "$d/bigea" 0 10 10
+	x OK "the 20000-byte value (\$EA out of the record)" \
+		setxattr "$d/bigea" user.big "$("$FSOPS" name 0123456789 2000)"
+	x OK "a small one next to it" setxattr "$d/bigea" user.small s
+	x OK "a file whose \$EA goes out and back" pwrite "$d/shrunk" 0 10 11
+	x OK "a 10000-byte value" setxattr "$d/shrunk" user.tmp "$("$FSOPS" name abcde 2000)"
+	x OK "a small one" setxattr "$d/shrunk" user.stays here
+	x OK "remove the big one (\$EA back in the record)" rmxattr "$d/shrunk" user.tmp
 	# 700 bytes of data in the record, then an xattr that needs the room
 	x OK "a file of 700 bytes (resident)" pwrite "$d/resident" 0 700 3
 	x OK "a 400-byte xattr on it" setxattr "$d/resident" user.room "$("$FSOPS" name abcd 100)"
@@ -120,6 +130,8 @@ check_back() {
 	attrib_is 12000000 "the directory's attributes persist" "$d/hid"
 	x OK "replace an xattr the earlier mount wrote" setxattr "$d/f" user.b "b, second mount"
 	x OK "remove one" rmxattr "$d/dir" user.k0
+	x OK "replace the 20000-byte value by 21000 bytes" \
+		setxattr "$d/bigea" user.big "$("$FSOPS" name abcdefghij 2100)"
 	v "chmod again" chmod 0600 "$d/m"
 	is "1234 5678 100600 0:0" "the owner stays" "$PROBE" stat "$d/m"
 }

@@ -307,12 +307,19 @@ struct ntfs_sedit {
 	struct ntfs_arec_ctx	c;
 };
 
-/* Base record of the file a stream belongs to. */
+/*
+ * Base record of the file a stream belongs to: its owner's for a stream
+ * inode that has one; the one the stream was loaded from for the others
+ * (stream inodes of metafiles have no record of their own: @ni->record is
+ * 0); a file's own when its stream was never loaded (no attribute).
+ */
 static u64 ntfs_stream_base(struct inode *inode)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 
-	return ni->owner ? NTFS_I(ni->owner)->record : ni->record;
+	if (ni->owner)
+		return NTFS_I(ni->owner)->record;
+	return ni->stream.record ? ni->stream.record : ni->record;
 }
 
 static int ntfs_sedit_unsupported(struct ntfs_sedit *e, const char *what)

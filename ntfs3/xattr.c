@@ -679,6 +679,14 @@ static int ntfs_ea_apply(struct ntfs_trans *t, struct inode *inode, struct ntfs_
 	return err;
 }
 
+/* Metafiles other than the root directory keep their records as they are. */
+static bool ntfs_is_metafile(struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	return ni->owner || (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO);
+}
+
 /* ntfs_ea_apply() in a transaction of its own; ctime follows a change. */
 static int ntfs_ea_change(struct inode *inode, struct ntfs_ea_op *ops, int nr, int flags)
 {
@@ -719,6 +727,8 @@ static int ntfs_user_xattr_set(const struct xattr_handler *h, struct mnt_idmap *
 		return -ERANGE;
 	if (value && size > NTFS_EA_MAX_VALUE)
 		return -E2BIG;
+	if (ntfs_is_metafile(inode))
+		return -EPERM;
 	if (NTFS_I(inode)->reparse_tag)
 		return -EOPNOTSUPP;	/* NTFS keeps EAs and reparse points apart */
 	op.name = full;
@@ -830,9 +840,11 @@ static int ntfs_store_ids(struct inode *inode, unsigned int valid)
  * The EAs are stored even when uid=, gid=, umask=, fmask= or dmask= were
  * given: the read path then ignores them, a mount without the options
  * applies them.  Objects with a reparse point (symlinks, junctions) keep
- * the change in memory only: NTFS gives them no EAs.
+ * the change in memory only: NTFS gives them no EAs.  Metafiles (shown
+ * with showmeta) refuse the change.
  *
- * Return: 0, or an error with owner, group and mode as they were.
+ * Return: 0, -EPERM for a metafile, or an error with owner, group and
+ * mode as they were.
  */
 int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr)
 {
@@ -842,6 +854,8 @@ int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr 
 	kgid_t gid = inode->i_gid;
 	int err;
 
+	if (valid && ntfs_is_metafile(inode))
+		return -EPERM;
 	setattr_copy(idmap, inode, attr);
 	if (!valid || NTFS_I(inode)->reparse_tag)
 		return 0;
@@ -912,7 +926,6 @@ static int ntfs_xattr_set(const struct xattr_handler *h, struct mnt_idmap *idmap
 			  struct dentry *unused, struct inode *inode, const char *name,
 			  const void *value, size_t size, int flags)
 {
-	struct ntfs_inode *ni = NTFS_I(inode);
 	bool be = !strcmp(name, "ntfs_attrib_be");
 	u32 attrs, mask = ~0U;
 
@@ -932,7 +945,7 @@ static int ntfs_xattr_set(const struct xattr_handler *h, struct mnt_idmap *idmap
 		return -EEXIST;
 	if (!inode_owner_or_capable(idmap, inode))
 		return -EPERM;
-	if (ni->owner || (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO))
+	if (ntfs_is_metafile(inode))
 		return -EPERM;
 	return ntfs_set_attributes(inode, attrs, mask);
 }

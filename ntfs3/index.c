@@ -1393,14 +1393,11 @@ static int ntfs_itree_delete_found(struct ntfs_itree *tr)
 
 /* ---- keeping the in-memory copies in step ------------------------------- */
 
-/* Drop every cached block of @ni; put copies of the blocks @tr changed. */
-static void ntfs_itree_cache_update(struct ntfs_itree *tr)
+/* Drop every cached block of @ni from the volume's block cache. */
+static void ntfs_iblock_drop_dir(struct ntfs_sb *sbi, struct ntfs_inode *ni)
 {
-	struct ntfs_sb *sbi = tr->sbi;
-	struct ntfs_inode *ni = tr->ni;
 	struct ntfs_iblock *old[NTFS_IBLOCK_CACHE];
 	unsigned int i, n = 0;
-	u32 bs = ni->index_block_size;
 
 	spin_lock(&sbi->iblock_lock);
 	for (i = 0; i < NTFS_IBLOCK_CACHE; i++) {
@@ -1414,7 +1411,17 @@ static void ntfs_itree_cache_update(struct ntfs_itree *tr)
 	spin_unlock(&sbi->iblock_lock);
 	while (n)
 		ntfs_iblock_put(old[--n]);
+}
 
+/* Drop every cached block of @ni; put copies of the blocks @tr changed. */
+static void ntfs_itree_cache_update(struct ntfs_itree *tr)
+{
+	struct ntfs_sb *sbi = tr->sbi;
+	struct ntfs_inode *ni = tr->ni;
+	u32 bs = ni->index_block_size;
+	unsigned int i;
+
+	ntfs_iblock_drop_dir(sbi, ni);
 	for (i = 0; i < tr->nr_changed; i++) {
 		struct ntfs_iblock *blk;
 		void *buf;
@@ -1669,6 +1676,54 @@ int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 	}
 	ntfs_itree_end(tr);
 	kfree(key);
+	return err;
+}
+
+/**
+ * ntfs_index_forget() - Undo the read path's view of an aborted index change
+ * @dir:	the directory (i_rwsem and ni_lock held)
+ *
+ * An insert or delete updates the copy of the root, the block cache and
+ * the generation as it completes; when the transaction is aborted after
+ * that, the caller calls this: the root is read again from the base
+ * record (the aborted transaction never wrote it), the directory's cached
+ * blocks are dropped (the page cache still holds the old ones) and
+ * readdir cursors re-seek.  The directory's stream sizes are attrib.c's.
+ *
+ * Return: 0, -ENOMEM, -EIO.
+ */
+int ntfs_index_forget(struct inode *dir)
+{
+	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
+	struct ntfs_inode *ni = NTFS_I(dir);
+	struct ntfs_attr *a;
+	void *rec, *copy = NULL;
+	u32 len = 0;
+	int err;
+
+	ntfs_iblock_drop_dir(sbi, ni);
+	atomic64_set(&ni->lookup_hint, 0);
+	WRITE_ONCE(ni->index_gen, ni->index_gen + 1);
+	rec = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!rec)
+		return -ENOMEM;
+	err = ntfs_read_record(sbi, ni->record, rec);
+	a = err ? NULL : ntfs_rec_find(rec, NTFS_AT_INDEX_ROOT, ntfs_i30, ARRAY_SIZE(ntfs_i30));
+	if (!err && (!a || a->non_resident ||
+		     le32_to_cpu(a->r.value_length) < sizeof(struct ntfs_index_root)))
+		err = ntfs_index_bad(ni, "no resident $INDEX_ROOT:$I30 in the base record");
+	if (!err) {
+		len = le32_to_cpu(a->r.value_length);
+		copy = kmemdup(ntfs_attr_value(a, 0), len, GFP_NOFS);
+		if (!copy)
+			err = -ENOMEM;
+	}
+	if (!err) {
+		kfree(ni->index_root);
+		ni->index_root = copy;
+		ni->index_root_size = len;
+	}
+	kfree(rec);
 	return err;
 }
 

@@ -502,6 +502,7 @@ int ntfs_index_delete(struct ntfs_trans *t, struct inode *dir,
 int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 		      const struct ntfs_file_name *fn, u64 ref);
 int ntfs_index_is_empty(struct inode *dir);
+int ntfs_index_forget(struct inode *dir);
 int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
 			   const struct ntfs_file_name *key);
 

@@ -178,6 +178,7 @@ struct ntfs_sb {
 	u64			next_record;	/* likewise for MFT records */
 	bool			volume_dirtied;	/* the dirty flag is on disk */
 	bool			mirror_ok;	/* $MFTMirr matched at mount */
+	bool			errors_ro;	/* made read-only by errors= */
 	bool			shutdown;	/* FS_IOC_SHUTDOWN: refuse all */
 	struct delayed_work	meta_flush;	/* writes metadata streams */
 };
@@ -503,6 +504,8 @@ int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 		      const struct ntfs_file_name *fn, u64 ref);
 int ntfs_index_is_empty(struct inode *dir);
 int ntfs_index_forget(struct inode *dir);
+int ntfs_reparse_index_add(struct ntfs_trans *t, u32 tag, u64 ref);
+int ntfs_reparse_index_del(struct ntfs_trans *t, u32 tag, u64 ref);
 int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
 			   const struct ntfs_file_name *key);
 
@@ -545,6 +548,7 @@ extern const struct inode_operations ntfs_symlink_iops;
 int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 		      const struct ntfs_attr *a);
 char *ntfs_interix_link(struct inode *inode);
+struct ntfs_reparse *ntfs_symlink_reparse(struct ntfs_sb *sbi, const char *target, u32 *len);
 
 /* dir.c */
 extern const struct file_operations ntfs_dir_fops;

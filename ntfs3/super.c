@@ -934,6 +934,14 @@ static void ntfs_kill_sb(struct super_block *sb)
 	if (sbi && sb->s_root && !sb_rdonly(sb)) {
 		sync_filesystem(sb);
 		ntfs_write_clean(sbi);
+	} else if (sbi && sb->s_root && sbi->errors_ro) {
+		/*
+		 * Made read-only by errors=remount-ro: what was committed before
+		 * is whole and still goes to the disk; the dirty flag stays.
+		 */
+		sync_inodes_sb(sb);
+		ntfs_trans_flush(sbi, true);
+		sync_blockdev(sb->s_bdev);
 	}
 	if (sbi) {
 		cancel_delayed_work_sync(&sbi->meta_flush);

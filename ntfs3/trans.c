@@ -529,6 +529,7 @@ void ntfs_trans_fail(struct ntfs_trans *t, int err)
 		return;
 	pr_err("ntfs3 (%s): damage found while writing: remounting read-only (run chkdsk)\n",
 	       sb->s_id);
+	t->sbi->errors_ro = true;
 	sb->s_flags |= SB_RDONLY;
 }
 

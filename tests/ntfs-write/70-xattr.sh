@@ -12,11 +12,22 @@
 
 PROBE=/tests/tools/wsl-probe
 
-# The attributes of PATH as system.ntfs_attrib gives them (volume only).
+# attrib_is EXPECTED DESCRIPTION PATH [REASON]: the attributes of PATH as
+# system.ntfs_attrib gives them (volume only).  With REASON, a different
+# answer of the in-tree ntfs3 is a TODO naming it.
 attrib_is() {
 	on_volume || return 0
-	is "$1" "$2" "$PROBE" getx "$3" system.ntfs_attrib
+	_got=$("$PROBE" getx "$3" system.ntfs_attrib 2>&1)
+	if [ "$_got" != "$1" ] && [ -n "${4:-}" ] && [ "$DRIVER" = intree ]; then
+		todo "$2: $1" "$4 (got $_got)"
+		return
+	fi
+	is "$1" "$2" echo "$_got"
 }
+
+INTREE_BITS="the in-tree ntfs3 stores the directory and sparse bits as given"
+INTREE_DIR="the in-tree ntfs3 reports a directory with 0x10000000, not 0x10"
+INTREE_PERM="the in-tree ntfs3 lets any user change system.ntfs_attrib"
 
 user_xattrs() {
 	d=$1
@@ -94,15 +105,20 @@ attributes() {
 	v "system.ntfs_attrib_be: not indexed, archive" "$PROBE" setx "$d/a" system.ntfs_attrib_be 00002020
 	attrib_is 20200000 "read back" "$d/a"
 	v "the directory bit and the sparse bit are ignored" "$PROBE" setx "$d/a" system.ntfs_attrib 12020000
-	attrib_is 02000000 "only hidden was taken" "$d/a"
+	attrib_is 02000000 "only hidden was taken" "$d/a" "$INTREE_BITS"
 	is "setxattr EINVAL" "a 2-byte system.ntfs_attrib is refused" "$PROBE" setx "$d/a" system.ntfs_attrib 2000
 	v "system.ntfs_attrib read-only" "$PROBE" setx "$d/a" system.ntfs_attrib 21000000
 	is "100444 0:0" "the write bits go with it" sh -c "$PROBE stat '$d/a' | cut -d' ' -f3-"
 	v "and back to archive" "$PROBE" setx "$d/a" system.ntfs_attrib 20000000
-	is "setxattr EPERM" "another user may not change them" \
-		"$PROBE" runas 4321 "$PROBE" setx "$d/a" system.ntfs_attrib 22000000
+	_got=$("$PROBE" runas 4321 "$PROBE" setx "$d/a" system.ntfs_attrib 22000000)
+	if [ "$_got" != "setxattr EPERM" ] && [ "$DRIVER" = intree ]; then
+		todo "another user may not change them" "$INTREE_PERM"
+		"$PROBE" setx "$d/a" system.ntfs_attrib 20000000
+	else
+		is "setxattr EPERM" "another user may not change them" echo "$_got"
+	fi
 	v "hide the directory" "$PROBE" setx "$d/hid" system.ntfs_attrib 02000000
-	attrib_is 12000000 "it reads back with the directory bit" "$d/hid"
+	attrib_is 12000000 "it reads back with the directory bit" "$d/hid" "$INTREE_DIR"
 }
 
 # The directory's owner and mode after the remount.  Our ntfs_dir_iops
@@ -127,7 +143,7 @@ check_back() {
 	dir_owned "$d/owned"
 	attrib_is 21000000 "the read-only attribute persists" "$d/ro"
 	attrib_is 20000000 "the attributes persist" "$d/a"
-	attrib_is 12000000 "the directory's attributes persist" "$d/hid"
+	attrib_is 12000000 "the directory's attributes persist" "$d/hid" "$INTREE_DIR"
 	x OK "replace an xattr the earlier mount wrote" setxattr "$d/f" user.b "b, second mount"
 	x OK "remove one" rmxattr "$d/dir" user.k0
 	x OK "replace the 20000-byte value by 21000 bytes" \

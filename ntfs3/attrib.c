@@ -1028,8 +1028,10 @@ static int ntfs_stream_describe(struct ntfs_sb *sbi, const struct ntfs_stream *n
  * After ntfs_trans_abort() of a transaction in which an ntfs_stream_*()
  * change succeeded, the stream in memory is ahead of the record (runs
  * whose clusters the abort gave back, sizes): this puts it back.  Only
- * streams those functions change (all in the base record) are reloaded;
- * the page cache is left to the caller.
+ * streams those functions change (all in the base record) are reloaded.
+ * A stream that turns resident again loses its page cache (the value is
+ * in the record, and the folios filled when it moved out were dirty); its
+ * folios must not be locked by the caller.
  *
  * Return: 0, -EIO, -ENOMEM; on error the stream is unchanged.
  */
@@ -1052,8 +1054,17 @@ int ntfs_stream_reload(struct inode *inode)
 	if (!err && !ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0)) {
 		err = ntfs_stream_describe(sbi, ns, rec, &fresh);
 		if (!err) {
+			bool back_in = fresh.resident && !ns->resident;
+
 			ntfs_stream_take(ns, &fresh);
 			ntfs_set_blocks(inode, sbi->cluster_bits);
+			/*
+			 * A value moved out and back: the folios it was
+			 * dirtied in are never written (writeback skips
+			 * resident streams), and reads refill them from it.
+			 */
+			if (back_in)
+				truncate_inode_pages(inode->i_mapping, 0);
 		}
 	}
 	ntfs_stream_release(&fresh);

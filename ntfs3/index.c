@@ -640,7 +640,10 @@ struct ntfs_itree {
 	struct ntfs_inode *ni;
 	struct ntfs_sb *sbi;
 	struct ntfs_record *rec;	/* the directory's base record */
+	const __le16 *name;		/* the index's name ($I30, ...) */
+	u8 name_len;
 	ntfs_ix_cmp_t cmp;		/* the index's order */
+	bool (*key_ok)(const struct ntfs_index_entry *e);	/* key inside entry */
 	const void *key;		/* what the walk looks for */
 	u32 min_key;			/* shortest key the index has */
 	u8 shift;			/* VCN units: cluster or 512 bytes */
@@ -737,18 +740,19 @@ static void ntfs_itree_changed(struct ntfs_itree *tr, u64 vcn)
 
 static struct ntfs_attr *ntfs_itree_root_attr(struct ntfs_itree *tr)
 {
-	return ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ROOT, ntfs_i30, ARRAY_SIZE(ntfs_i30));
+	return ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ROOT, tr->name, tr->name_len);
 }
 
-/* Every key of a checked node is a sound $FILE_NAME. */
-static const char *ntfs_itree_check_keys(const struct ntfs_index_header *h)
+/* Every key of a checked node is sound as the index's keys go. */
+static const char *ntfs_itree_check_keys(const struct ntfs_itree *tr,
+					 const struct ntfs_index_header *h)
 {
 	u32 ofs;
 
 	for (ofs = ntfs_ix_first(h); !ntfs_ie_is_last(ntfs_ix_at(h, ofs));
 	     ofs += ntfs_ie_len(ntfs_ix_at(h, ofs)))
-		if (!ntfs_i30_key_ok(ntfs_ix_at(h, ofs)))
-			return "a $FILE_NAME key is longer than its entry's key";
+		if (!tr->key_ok(ntfs_ix_at(h, ofs)))
+			return "a key's own length is longer than its entry's key";
 	return NULL;
 }
 
@@ -776,7 +780,7 @@ static int ntfs_itree_root(struct ntfs_itree *tr, bool check)
 	why = ntfs_ix_check(&ir->hdr, len - offsetof(struct ntfs_index_root, hdr),
 			    tr->min_key);
 	if (!why)
-		why = ntfs_itree_check_keys(&ir->hdr);
+		why = ntfs_itree_check_keys(tr, &ir->hdr);
 	return why ? ntfs_itree_bad(tr, why) : 0;
 }
 
@@ -815,7 +819,7 @@ static int ntfs_itree_block(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_he
 		return ntfs_itree_bad(tr, "an index block's allocated size is not its block size");
 	why = ntfs_ix_check(&ib->hdr, size, tr->min_key);
 	if (!why)
-		why = ntfs_itree_check_keys(&ib->hdr);
+		why = ntfs_itree_check_keys(tr, &ib->hdr);
 	if (why)
 		return ntfs_itree_bad(tr, why);
 	*hp = &ib->hdr;
@@ -872,8 +876,7 @@ static u64 ntfs_itree_idx(const struct ntfs_itree *tr, u64 vcn)
  */
 static u8 *ntfs_itree_bitmap(struct ntfs_itree *tr, u32 *len)
 {
-	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, ntfs_i30,
-					    ARRAY_SIZE(ntfs_i30));
+	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len);
 
 	if (!a)
 		return NULL;
@@ -891,12 +894,11 @@ static u8 *ntfs_itree_bitmap(struct ntfs_itree *tr, u32 *len)
 /* Make $BITMAP:$I30 at least @bytes long (a multiple of 8), creating it. */
 static int ntfs_itree_bitmap_grow(struct ntfs_itree *tr, u32 bytes)
 {
-	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, ntfs_i30,
-					    ARRAY_SIZE(ntfs_i30));
+	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len);
 
 	if (!a) {
-		a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_BITMAP, ntfs_i30,
-				    ARRAY_SIZE(ntfs_i30), false, bytes);
+		a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len,
+				    false, bytes);
 		return PTR_ERR_OR_ZERO(a);
 	}
 	if (le32_to_cpu(a->r.value_length) >= bytes)
@@ -912,11 +914,11 @@ static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
 
 	if (ns->type == NTFS_AT_INDEX_ALLOC)
 		return 0;	/* there is one, empty */
-	a = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, ntfs_i30, ARRAY_SIZE(ntfs_i30));
+	a = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len);
 	if (a)
 		return ntfs_itree_bad(tr, "an $INDEX_ALLOCATION:$I30 the inode did not load");
-	a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_INDEX_ALLOC, ntfs_i30,
-			    ARRAY_SIZE(ntfs_i30), true, 8);
+	a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len,
+			    true, 8);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	ns->record = tr->ni->record;
@@ -1498,7 +1500,10 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 	tr->dir = dir;
 	tr->ni = ni;
 	tr->sbi = sbi;
+	tr->name = ntfs_i30;
+	tr->name_len = ARRAY_SIZE(ntfs_i30);
 	tr->cmp = ntfs_i30_cmp;
+	tr->key_ok = ntfs_i30_key_ok;
 	tr->key = key;
 	tr->min_key = sizeof(struct ntfs_file_name);
 	tr->shift = bs >= sbi->cluster_size ? sbi->cluster_bits : 9;
@@ -1509,8 +1514,8 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 	}
 	/* attrib.c finds a stream's attribute by type and name. */
 	if (!ni->stream.name) {
-		ni->stream.name = (__le16 *)ntfs_i30;
-		ni->stream.name_len = ARRAY_SIZE(ntfs_i30);
+		ni->stream.name = (__le16 *)tr->name;
+		ni->stream.name_len = tr->name_len;
 	}
 	tr->scratch = kmalloc(2 * bs, GFP_NOFS);
 	tr->rec = ntfs_trans_record(t, ni->record);

@@ -259,10 +259,13 @@ static int ntfs_read_resident_folio(struct ntfs_stream *ns, struct folio *folio)
 	loff_t pos = folio_pos(folio);
 	size_t len = folio_size(folio), n = 0;
 
+	/* attrib.c swaps the value's buffer under run_lock when it changes. */
+	down_read(&ns->run_lock);
 	if (pos < ns->data_size)
 		n = min_t(u64, len, ns->data_size - pos);
 	if (n)
 		memcpy_to_folio(folio, 0, ns->resident_data + pos, n);
+	up_read(&ns->run_lock);
 	folio_zero_range(folio, n, len - n);
 	folio_mark_uptodate(folio);
 	folio_unlock(folio);

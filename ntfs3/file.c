@@ -199,6 +199,14 @@ static int ntfs_do_make_nonresident(struct ntfs_trans *t, struct inode *inode, u
 	return ntfs_stream_make_nonresident(t, inode);
 }
 
+/* The same, when nobody did it since the caller looked (no i_rwsem held). */
+static int ntfs_do_make_nonresident_if(struct ntfs_trans *t, struct inode *inode, u64 unused)
+{
+	if (!NTFS_I(inode)->stream.resident)
+		return 0;
+	return ntfs_stream_make_nonresident(t, inode);
+}
+
 /* The record's sizes after a write that ended at @end. */
 static int ntfs_do_write_sizes(struct ntfs_trans *t, struct inode *inode, u64 end)
 {
@@ -225,9 +233,12 @@ static int ntfs_zero_gap(struct inode *inode, loff_t pos)
 
 	if (pos <= valid)
 		return 0;
-	err = ntfs_write_alloc(inode, valid, pos - valid);
-	if (err)
-		return err;
+	/* A sparse stream's holes read as zeros already: only a plain one allocates. */
+	if (!ns->sparse) {
+		err = ntfs_write_alloc(inode, valid, pos - valid);
+		if (err)
+			return err;
+	}
 	return iomap_zero_range(inode, valid, pos - valid, NULL, &ntfs_write_iomap_ops);
 }
 
@@ -261,6 +272,9 @@ static ssize_t ntfs_write_resident(struct kiocb *iocb, struct iov_iter *from)
 		mutex_unlock(&ni->ni_lock);
 	}
 	kfree(buf);
+	/* A shared writable mmap moved the value out meanwhile: write it there. */
+	if (err == -EINVAL && !ni->stream.resident)
+		err = -ENOSPC;
 	if (err) {
 		iov_iter_revert(from, len);
 		return err;
@@ -504,12 +518,16 @@ static int ntfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 	struct inode *inode = file_inode(file);
 	int err = 0;
 
+	/*
+	 * mmap_lock is held here: i_rwsem must not be taken under it (writes
+	 * fault user pages in under i_rwsem).  The change runs under ni_lock
+	 * alone; a write racing with it finds the value moved out and writes
+	 * there (ntfs_write_resident()).
+	 */
 	if ((vma->vm_flags & VM_SHARED) && (vma->vm_flags & VM_MAYWRITE)) {
 		err = ntfs_check_writable(inode);
-		inode_lock(inode);
 		if (!err && NTFS_I(inode)->stream.resident)
-			err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
-		inode_unlock(inode);
+			err = ntfs_change(inode, ntfs_do_make_nonresident_if, 0);
 		if (err)
 			return err;
 	}

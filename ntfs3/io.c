@@ -67,12 +67,20 @@ int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 
+	if (ns->resident) {
+		int err = 0;
+
+		/* attrib.c swaps the value's buffer under run_lock when it changes. */
+		down_read(&ns->run_lock);
+		if (pos > ns->data_size || len > ns->data_size - pos)
+			err = -EIO;
+		else
+			memcpy(buf, ns->resident_data + pos, len);
+		up_read(&ns->run_lock);
+		return err;
+	}
 	if (pos > ns->data_size || len > ns->data_size - pos)
 		return -EIO;
-	if (ns->resident) {
-		memcpy(buf, ns->resident_data + pos, len);
-		return 0;
-	}
 	while (len) {
 		struct folio *folio = ntfs_stream_folio(inode, pos >> PAGE_SHIFT, ns->read_around);
 		size_t off, n;

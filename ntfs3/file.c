@@ -118,6 +118,35 @@ static bool ntfs_range_allocated(struct ntfs_stream *ns, u64 first, u64 last)
 	return ok;
 }
 
+/* Run @fn(@a, @b) on @inode in a transaction under its ni_lock. */
+static int ntfs_change(struct inode *inode,
+		       int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b),
+		       u64 a, u64 b)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_trans t;
+	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	err = fn(&t, inode, a, b);
+	if (!err) {
+		err = ntfs_trans_commit(&t);
+	} else {
+		/* The stream in memory may have gone ahead of its record. */
+		ntfs_trans_fail(&t, err);
+		ntfs_stream_reload(inode);
+	}
+	mutex_unlock(&ni->ni_lock);
+	return err;
+}
+
+static int ntfs_do_allocate(struct ntfs_trans *t, struct inode *inode, u64 first, u64 count)
+{
+	return ntfs_stream_allocate(t, inode, first, count);
+}
+
 /*
  * Allocate what a write of [@pos, @pos + @len) needs: the holes inside it
  * and, unless the stream is sparse, every cluster from the end of the
@@ -125,13 +154,9 @@ static bool ntfs_range_allocated(struct ntfs_stream *ns, u64 first, u64 last)
  */
 static int ntfs_write_alloc(struct inode *inode, loff_t pos, loff_t len)
 {
-	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
-	struct ntfs_inode *ni = NTFS_I(inode);
-	struct ntfs_stream *ns = &ni->stream;
-	u8 cb = sbi->cluster_bits;
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u8 cb = NTFS_SB(inode->i_sb)->cluster_bits;
 	u64 first = pos >> cb, last = (pos + len - 1) >> cb;
-	struct ntfs_trans t;
-	int err;
 
 	if (len <= 0)
 		return 0;
@@ -139,19 +164,7 @@ static int ntfs_write_alloc(struct inode *inode, loff_t pos, loff_t len)
 		first = min(first, ns->alloc_size >> cb);
 	if (ntfs_range_allocated(ns, first, last))
 		return 0;
-	err = ntfs_trans_begin(sbi, &t);
-	if (err)
-		return err;
-	mutex_lock(&ni->ni_lock);
-	err = ntfs_stream_allocate(&t, inode, first, last + 1 - first);
-	if (!err) {
-		err = ntfs_trans_commit(&t);
-	} else {
-		ntfs_trans_fail(&t, err);
-		ntfs_stream_reload(inode);
-	}
-	mutex_unlock(&ni->ni_lock);
-	return err;
+	return ntfs_change(inode, ntfs_do_allocate, first, last + 1 - first);
 }
 
 static int ntfs_write_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
@@ -171,36 +184,14 @@ static const struct iomap_ops ntfs_write_iomap_ops = {
 	.iomap_begin = ntfs_write_iomap_begin,
 };
 
-/* Run @fn on @inode in a transaction under its ni_lock. */
-static int ntfs_change(struct inode *inode,
-		       int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 arg), u64 arg)
-{
-	struct ntfs_inode *ni = NTFS_I(inode);
-	struct ntfs_trans t;
-	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
-
-	if (err)
-		return err;
-	mutex_lock(&ni->ni_lock);
-	err = fn(&t, inode, arg);
-	if (!err) {
-		err = ntfs_trans_commit(&t);
-	} else {
-		/* The stream in memory may have gone ahead of its record. */
-		ntfs_trans_fail(&t, err);
-		ntfs_stream_reload(inode);
-	}
-	mutex_unlock(&ni->ni_lock);
-	return err;
-}
-
-static int ntfs_do_make_nonresident(struct ntfs_trans *t, struct inode *inode, u64 unused)
+static int ntfs_do_make_nonresident(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b)
 {
 	return ntfs_stream_make_nonresident(t, inode);
 }
 
 /* The same, when nobody did it since the caller looked (no i_rwsem held). */
-static int ntfs_do_make_nonresident_if(struct ntfs_trans *t, struct inode *inode, u64 unused)
+static int ntfs_do_make_nonresident_if(struct ntfs_trans *t, struct inode *inode, u64 a,
+				       u64 b)
 {
 	if (!NTFS_I(inode)->stream.resident)
 		return 0;
@@ -208,7 +199,7 @@ static int ntfs_do_make_nonresident_if(struct ntfs_trans *t, struct inode *inode
 }
 
 /* The record's sizes after a write that ended at @end. */
-static int ntfs_do_write_sizes(struct ntfs_trans *t, struct inode *inode, u64 end)
+static int ntfs_do_write_sizes(struct ntfs_trans *t, struct inode *inode, u64 end, u64 b)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	u64 size = i_size_read(inode);
@@ -299,7 +290,7 @@ static ssize_t ntfs_write_nonresident(struct kiocb *iocb, struct iov_iter *from)
 		return err;
 	ret = iomap_file_buffered_write(iocb, from, &ntfs_write_iomap_ops, NULL);
 	if (ret > 0) {
-		err = ntfs_change(inode, ntfs_do_write_sizes, iocb->ki_pos);
+		err = ntfs_change(inode, ntfs_do_write_sizes, iocb->ki_pos, 0);
 		if (err)
 			ret = err;
 	}
@@ -344,7 +335,7 @@ static ssize_t ntfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (ns->resident)
 		ret = ntfs_write_resident(iocb, from);
 	if (ret == -ENOSPC && ns->resident)
-		ret = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+		ret = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
 	if (!ret || (ret == -ENOSPC && !ns->resident))
 		ret = ntfs_write_nonresident(iocb, from);
 out:
@@ -356,7 +347,7 @@ out:
 
 /* ---- truncate ----------------------------------------------------------- */
 
-static int ntfs_do_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
+static int ntfs_do_set_size(struct ntfs_trans *t, struct inode *inode, u64 size, u64 b)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	int err = ntfs_stream_set_size(t, inode, size);
@@ -380,7 +371,7 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
 	if (err)
 		return err;
 	if (ns->resident && size > NTFS_SB(inode->i_sb)->record_size / 2) {
-		err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
 		if (err)
 			return err;
 	}
@@ -391,11 +382,11 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
 	}
 	if (size < old)
 		truncate_setsize(inode, size);
-	err = ntfs_change(inode, ntfs_do_set_size, size);
+	err = ntfs_change(inode, ntfs_do_set_size, size, 0);
 	if (err == -ENOSPC && ns->resident) {
-		err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
 		if (!err)
-			err = ntfs_change(inode, ntfs_do_set_size, size);
+			err = ntfs_change(inode, ntfs_do_set_size, size, 0);
 	}
 	if (!err && size >= old)
 		truncate_setsize(inode, size);
@@ -472,13 +463,13 @@ static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 	if (!err)
 		err = file_modified(file);
 	if (!err && ns->resident)
-		err = ntfs_change(inode, ntfs_do_make_nonresident, 0);
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
 	if (!err)
 		err = ntfs_write_alloc(inode, pos, len);
 	if (!err && (mode & FALLOC_FL_ZERO_RANGE))
 		err = ntfs_zero_valid(inode, pos, len);
 	if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > i_size_read(inode)) {
-		err = ntfs_change(inode, ntfs_do_set_size, end);
+		err = ntfs_change(inode, ntfs_do_set_size, end, 0);
 		if (!err)
 			i_size_write(inode, end);
 	}
@@ -527,7 +518,7 @@ static int ntfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 	if ((vma->vm_flags & VM_SHARED) && (vma->vm_flags & VM_MAYWRITE)) {
 		err = ntfs_check_writable(inode);
 		if (!err && NTFS_I(inode)->stream.resident)
-			err = ntfs_change(inode, ntfs_do_make_nonresident_if, 0);
+			err = ntfs_change(inode, ntfs_do_make_nonresident_if, 0, 0);
 		if (err)
 			return err;
 	}

@@ -54,6 +54,43 @@ struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int
 	return read_mapping_folio(inode->i_mapping, index, NULL);
 }
 
+/*
+ * Copy @len bytes at @pos of a non-resident stream's page cache into @to,
+ * or from @from (the other is NULL), each folio under its lock: a reader
+ * never sees half of a block a writer is copying in.  Written folios are
+ * marked dirty for writeback.
+ */
+static int ntfs_stream_copy(struct inode *inode, u64 pos, void *to, const void *from, u32 len)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+
+	if (pos > ns->data_size || len > ns->data_size - pos)
+		return -EIO;
+	while (len) {
+		struct folio *folio = ntfs_stream_folio(inode, pos >> PAGE_SHIFT, ns->read_around);
+		size_t off, n;
+
+		if (IS_ERR(folio))
+			return -EIO;
+		off = offset_in_folio(folio, pos);
+		n = min_t(size_t, len, folio_size(folio) - off);
+		folio_lock(folio);
+		if (from) {
+			memcpy_to_folio(folio, off, from, n);
+			folio_mark_dirty(folio);
+			from += n;
+		} else {
+			memcpy_from_folio(to, folio, off, n);
+			to += n;
+		}
+		folio_unlock(folio);
+		folio_put(folio);
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /**
  * ntfs_read_stream() - Copy bytes of a stream inode out of its page cache
  * @inode:	the inode
@@ -79,26 +116,7 @@ int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len)
 		up_read(&ns->run_lock);
 		return err;
 	}
-	if (pos > ns->data_size || len > ns->data_size - pos)
-		return -EIO;
-	while (len) {
-		struct folio *folio = ntfs_stream_folio(inode, pos >> PAGE_SHIFT, ns->read_around);
-		size_t off, n;
-
-		if (IS_ERR(folio))
-			return -EIO;
-		off = offset_in_folio(folio, pos);
-		n = min_t(size_t, len, folio_size(folio) - off);
-		/* A writer copies a block in under the lock: never see half of it. */
-		folio_lock(folio);
-		memcpy_from_folio(buf, folio, off, n);
-		folio_unlock(folio);
-		folio_put(folio);
-		buf += n;
-		pos += n;
-		len -= n;
-	}
-	return 0;
+	return ntfs_stream_copy(inode, pos, buf, NULL, len);
 }
 
 /**
@@ -145,26 +163,9 @@ int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 
-	if (ns->resident || pos > ns->data_size || len > ns->data_size - pos)
+	if (ns->resident)
 		return -EIO;
-	while (len) {
-		struct folio *folio = read_mapping_folio(inode->i_mapping, pos >> PAGE_SHIFT, NULL);
-		size_t off, n;
-
-		if (IS_ERR(folio))
-			return -EIO;
-		folio_lock(folio);
-		off = offset_in_folio(folio, pos);
-		n = min_t(size_t, len, folio_size(folio) - off);
-		memcpy_to_folio(folio, off, buf, n);
-		folio_mark_dirty(folio);
-		folio_unlock(folio);
-		folio_put(folio);
-		buf += n;
-		pos += n;
-		len -= n;
-	}
-	return 0;
+	return ntfs_stream_copy(inode, pos, NULL, buf, len);
 }
 
 /**

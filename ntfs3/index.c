@@ -932,19 +932,40 @@ static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
 	return 0;
 }
 
-/* Make the index allocation hold block @idx: allocate clusters, set sizes. */
-static int ntfs_itree_alloc_grow(struct ntfs_itree *tr, u64 idx)
+/*
+ * Blocks the allocation grows by when it is full: half of what it has, at
+ * least one, at most 256.  Growing one block at a time leaves a run per
+ * block whenever other allocations come between, and the mapping pairs of
+ * a large directory would not fit its record.
+ */
+#define NTFS_IALLOC_GROW_MAX	256
+
+/*
+ * Make the index allocation hold block @idx and those after it that one
+ * growth step adds; *@nblocks gets the new block count.  The new blocks
+ * are free in $BITMAP:$I30 until they are taken.
+ */
+static int ntfs_itree_alloc_grow(struct ntfs_itree *tr, u64 idx, u64 *nblocks)
 {
 	struct ntfs_stream *ns = &tr->ni->stream;
-	u32 cs = tr->sbi->cluster_size;
-	u64 end = (idx + 1) * tr->ni->index_block_size;
+	u32 cs = tr->sbi->cluster_size, bs = tr->ni->index_block_size;
+	u64 end;
 	int err = 0;
 
+	*nblocks = idx + clamp_t(u64, idx / 2, 1, NTFS_IALLOC_GROW_MAX);
+	/* Whole clusters: blocks smaller than a cluster fill it. */
+	end = round_up(*nblocks * bs, cs);
+	*nblocks = end / bs;
+	/* attrib.c finds a stream's attribute by type and name. */
+	if (!ns->name) {
+		ns->name = (__le16 *)tr->name;
+		ns->name_len = tr->name_len;
+	}
 	if (!ns->alloc_size)
 		err = ntfs_itree_alloc_create(tr);
 	if (!err && end > ns->alloc_size)
 		err = ntfs_stream_allocate(tr->t, tr->dir, ns->alloc_size >> tr->sbi->cluster_bits,
-					   DIV_ROUND_UP(end - ns->alloc_size, cs));
+					   (end - ns->alloc_size) >> tr->sbi->cluster_bits);
 	if (!err && end > ns->data_size)
 		err = ntfs_stream_set_size(tr->t, tr->dir, end);
 	if (!err && end > ns->valid_size)
@@ -975,9 +996,9 @@ static int ntfs_itree_take_block(struct ntfs_itree *tr, u64 *idx)
 		i = nblocks;
 		if (i >= U32_MAX / 2)
 			return -ENOSPC;
-		err = ntfs_itree_alloc_grow(tr, i);
+		err = ntfs_itree_alloc_grow(tr, i, &nblocks);
 		if (!err)
-			err = ntfs_itree_bitmap_grow(tr, ALIGN(i / 8 + 1, 8));
+			err = ntfs_itree_bitmap_grow(tr, ALIGN(DIV_ROUND_UP(nblocks, 8), 8));
 		if (err)
 			return err;
 		bits = ntfs_itree_bitmap(tr, &len);
@@ -1511,11 +1532,6 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 	if (ntfs_itree_block_cap(tr) < 3 * NTFS_IE_MAX) {
 		kfree(tr);
 		return ERR_PTR(-EOPNOTSUPP);
-	}
-	/* attrib.c finds a stream's attribute by type and name. */
-	if (!ni->stream.name) {
-		ni->stream.name = (__le16 *)tr->name;
-		ni->stream.name_len = tr->name_len;
 	}
 	tr->scratch = kmalloc(2 * bs, GFP_NOFS);
 	tr->rec = ntfs_trans_record(t, ni->record);

@@ -11,6 +11,17 @@
 #   find_stat   find -type f | xargs stat of bigdir                   s
 #   mount       mount sparse1t (1 TiB) and stat its root              ms
 #   mount_statfs  the same, then statfs (df: the free-cluster count)  ms
+# Writing (each driver on a fresh copy of an empty mkntfs volume, 1 GiB,
+# mounted read-write; a row that fails prints "failed:ERRNO" instead):
+#   untar       tar -xf of the kernel source slice (3 000 files), sync   s
+#   rm_rf       rm -rf of that tree (fresh mount), sync                  s
+#   seqwrite    one 64 MiB file, 1 MiB write()s, fsync (also raw)        MiB/s
+#   par4        4 processes write 32 MiB each at once, sync               MiB/s
+#               (par4_extents: extents of the 4 files, FIEMAP)
+#   randwrite   4 KiB pwrite()s at random offsets of a 32 MiB file, fsync  writes/s
+#   files1k, files10k  create then unlink N empty files in one directory,
+#               sync                                                     us/op
+#   fsync       500 times: create a file, write 4 KiB, fsync              files/s
 # The raw device: seqread (buffered, like dd bs=1M; and with O_DIRECT as
 # "raw-direct") and randread of the bench volume's loop device.  The floor
 # ("tmpfs"): smallfiles, ls_lR and find_stat on a copy of the same tree in
@@ -29,8 +40,10 @@ B=/tests/tools/ntfsbench
 META=/bench-ntfs
 MNT=/mnt/bench
 RAM=/ram
-. "$META/env"	# RUNS_FAST RUNS_SLOW RAND_COUNT ROWS DRIVERS
+. "$META/env"	# RUNS_FAST RUNS_SLOW RAND_COUNT ROWS DRIVERS WRAND_COUNT
 status=0
+MODE=ro		# the mount mode; the writing rows mount read-write
+SOFT=0		# 1: a failing run is a result (the writing rows), not an error
 
 say() {
 	echo "# $*"
@@ -85,9 +98,9 @@ driver() {	# DRIVER: the ntfs3 module it needs, or none (ntfs-3g)
 # uses UTF-8 without being asked.
 mount_cmd() {	# DRIVER DEV
 	case $1 in
-	ours) echo "mount -t ntfs3 -o ro $2 $MNT" ;;
-	intree) echo "mount -t ntfs3 -o ro,iocharset=utf8 $2 $MNT" ;;
-	ntfs-3g) echo "ntfs-3g -o ro $2 $MNT" ;;
+	ours) echo "mount -t ntfs3 -o $MODE $2 $MNT" ;;
+	intree) echo "mount -t ntfs3 -o $MODE,iocharset=utf8 $2 $MNT" ;;
+	ntfs-3g) echo "ntfs-3g -o $MODE $2 $MNT" ;;
 	esac
 }
 
@@ -124,6 +137,35 @@ median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The errno a failed command reported in /tmp/err: our tools print its
+# name; busybox tools print strerror().
+errno_of() {
+	e=$(sed -n 's/.*(\(E[A-Z0-9]*\))$/\1/p' /tmp/err | head -n 1)
+	[ -n "$e" ] || case $(cat /tmp/err) in
+	*"No space left"*) e=ENOSPC ;;
+	*"Input/output error"*) e=EIO ;;
+	*"Read-only file system"*) e=EROFS ;;
+	*"Operation not permitted"*) e=EPERM ;;
+	*"Permission denied"*) e=EACCES ;;
+	*"Invalid argument"*) e=EINVAL ;;
+	*"not supported"*) e=EOPNOTSUPP ;;
+	*"No such file"*) e=ENOENT ;;
+	*"Directory not empty"*) e=ENOTEMPTY ;;
+	*"File exists"*) e=EEXIST ;;
+	*"too long"*) e=ENAMETOOLONG ;;
+	*) e=unknown ;;
+	esac
+	echo "$e"
+}
+
+# failed ROW DRIVER UNIT BETTER WHY: a writing row's failure is a result:
+# its BENCH line says so, the kernel's last words go to the log.
+failed() {
+	say "$1 $2: dmesg tail:"
+	dmesg | tail -n 8 | sed 's/^/#   /'
+	echo "BENCH ntfs.$1.$2 failed:$5 $3 $4"
+}
+
 # measure ROW DRIVER DEV RUNS UNIT BETTER CONVERT CMD...
 # RUNS cold runs of CMD (after a fresh mount of DEV, unless DRIVER is raw
 # or ROW is a mount row); CMD prints "seconds count [extra]"; CONVERT is an
@@ -142,7 +184,7 @@ measure() {
 		*)
 			mount_fs "$drv" "$dev" >/tmp/mount.err 2>&1 || {
 				say "$row $drv: mount failed: $(cat /tmp/mount.err)"
-				status=1
+				[ $SOFT = 1 ] && failed "$row" "$drv" "$unit" "$better" mount || status=1
 				return 1
 			}
 			mounted=1
@@ -154,7 +196,7 @@ measure() {
 			say "$row $drv: run $r failed: $(cat /tmp/err)"
 			[ $mounted = 0 ] || umount_fs
 			! grep -q " $MNT " /proc/mounts || umount_fs
-			status=1
+			[ $SOFT = 1 ] && failed "$row" "$drv" "$unit" "$better" "$(errno_of)" || status=1
 			return 1
 		fi
 		[ $mounted = 0 ] || umount_fs
@@ -162,9 +204,10 @@ measure() {
 		echo "$out" >>"/tmp/runs.$row.$drv"
 		v=$(echo "$out" | awk "{ s = \$1; c = \$2; print $conv }")
 		# what the device saw during the run (mount included for the
-		# mount rows): read requests and KiB
+		# mount rows): read requests and KiB; and writes, if any
 		io=$(echo "$io0 $(cat "/sys/block/${dev#/dev/}/stat")" |
-			awk '{ n = NF / 2; printf "%d reads, %d KiB", $(n + 1) - $1, ($(n + 3) - $3) / 2 }')
+			awk '{ n = NF / 2; printf "%d reads, %d KiB", $(n + 1) - $1, ($(n + 3) - $3) / 2
+				w = $(n + 5) - $5; if (w) printf ", %d writes, %d KiB", w, ($(n + 7) - $7) / 2 }')
 		# context switches of the whole guest: a driver that makes
 		# readers sleep more often pays for it in instructions
 		cs=$(($(awk '$1 == "ctxt" { print $2 }' /proc/stat) - cs0))
@@ -295,6 +338,116 @@ if wanted mount || wanted mount_statfs; then
 		unload sparse1t "$loop"
 	else
 		say "could not load sparse1t"
+		status=1
+	fi
+fi
+
+# --- Writing ---------------------------------------------------------------
+
+WROWS="untar rm_rf seqwrite par4 randwrite files1k files10k fsync"
+
+# fresh: a new copy of the empty volume (write.img, kept in RAM as
+# $RAM/write.pristine) on a writable loop device, $wloop.  Failing here is
+# the benchmark's fault, not a driver's: the boot fails.
+wloop=
+fresh() {
+	[ -z "$wloop" ] || losetup -d "$wloop"
+	wloop=
+	rm -f "$RAM/w.img"
+	if "$B" load "$RAM/write.pristine" "$RAM/w.img" "$(cat "$META/write.size")" \
+		"$META/write.extents" 2>/dev/null && wloop=$(losetup -f) &&
+		losetup "$wloop" "$RAM/w.img"; then
+		return 0
+	fi
+	say "no fresh copy of the write volume (RAM full?)"
+	wloop=
+	status=1
+	return 1
+}
+
+# prep DRIVER CMD...: CMD on a read-write mount of $wloop (untimed set-up).
+prep() {
+	d=$1
+	shift
+	mount_fs "$d" "$wloop" >/tmp/err 2>&1 && {
+		"$@" >/dev/null 2>>/tmp/err
+		rc=$?
+		umount_fs
+		[ $rc = 0 ]
+	}
+}
+
+# wmeasure ROW DRIVER UNIT BETTER CONVERT CMD...: one run on $wloop.
+wmeasure() {
+	row=$1 drv=$2
+	shift 2
+	measure "$row" "$drv" "$wloop" 1 "$@"
+}
+
+# The writing rows of DRIVER (raw: seqwrite only, on the bare device).  A
+# row that fails has printed its BENCH line; the next rows still run.
+write_rows() {
+	d=$1
+	if [ "$d" = raw ]; then
+		! wanted seqwrite || { fresh && wmeasure seqwrite raw MiB/s higher "c / 1048576 / s" \
+			"$B" wseq "$wloop" 64; }
+		return 0
+	fi
+	if (wanted untar || wanted rm_rf) && fresh; then
+		if wmeasure untar "$d" s lower s \
+			"$B" time sh -c "tar -xf $META/linux.tar -C $MNT && sync"; then
+			! wanted rm_rf || wmeasure rm_rf "$d" s lower s \
+				"$B" time sh -c "rm -rf $MNT/linux-source-6.12 && sync"
+		elif wanted rm_rf; then
+			echo "BENCH ntfs.rm_rf.$d failed:untar s lower"
+		fi
+	fi
+	! wanted seqwrite || { fresh && wmeasure seqwrite "$d" MiB/s higher "c / 1048576 / s" \
+		"$B" wseq "$MNT/seq" 64; }
+	if wanted par4 && fresh && wmeasure par4 "$d" MiB/s higher "c / 1048576 / s" \
+		"$B" wpar "$MNT" 4 32; then
+		# FUSE has no FIEMAP: no extents row for ntfs-3g
+		e=$(tail -n 1 "/tmp/runs.par4.$d" | cut -d' ' -f3)
+		[ "$e" = - ] || echo "BENCH ntfs.par4_extents.$d $e extents lower"
+	fi
+	if wanted randwrite && fresh; then
+		if prep "$d" "$B" wseq "$MNT/r" 32; then
+			wmeasure randwrite "$d" writes/s higher "c / s" \
+				"$B" wrand "$MNT/r" "$WRAND_COUNT"
+		else
+			failed randwrite "$d" writes/s higher "$(errno_of)"
+		fi
+	fi
+	! wanted files1k || { fresh && wmeasure files1k "$d" us/op lower "s / c * 1000000" \
+		"$B" files "$MNT" 1000; }
+	! wanted files10k || { fresh && wmeasure files10k "$d" us/op lower "s / c * 1000000" \
+		"$B" files "$MNT" 10000; }
+	! wanted fsync || { fresh && wmeasure fsync "$d" files/s higher "c / s" \
+		"$B" fsyncs "$MNT" 500; }
+	return 0
+}
+
+want_write=0
+for r in $WROWS; do wanted "$r" && want_write=1; done
+if [ $want_write = 1 ]; then
+	dev=$(disk_of write)
+	while :; do :; done &
+	spin=$!
+	"$B" load "$dev" "$RAM/write.pristine" "$(cat "$META/write.size")" "$META/write.extents" >&2
+	rc=$?
+	kill "$spin"
+	wait "$spin" 2>/dev/null
+	if [ $rc = 0 ]; then
+		MODE=rw SOFT=1
+		for d in $DRIVERS raw; do
+			driver "$d"
+			write_rows "$d"
+		done
+		MODE=ro SOFT=0
+		[ -z "$wloop" ] || losetup -d "$wloop"
+		rm -f "$RAM/w.img" "$RAM/write.pristine"
+	else
+		say "could not load the write volume"
 		status=1
 	fi
 fi

@@ -4,7 +4,10 @@
 # bench/ntfs/ntfs.sh, which compares our ntfs3, the in-tree ntfs3 and
 # ntfs-3g (FUSE, copied into the guest with its libraries) on the benchmark
 # volume (scripts/images/make-bench-ntfs-images.sh), bigdir.img and sparse1t.img
-# (scripts/images/make-ntfs-images.sh), plus the raw device.  Prints the table
+# (scripts/images/make-ntfs-images.sh), plus the raw device; and the writing
+# rows, each driver on a fresh copy of an empty mkntfs volume (write.img,
+# made here) with a 3 000-file slice of Debian's kernel source tarball.
+# Prints the table
 # (scripts/bench/bench-ntfs-table.py); docs/bench/ntfs.md explains it.
 # Settings (environment):
 #   BENCH_NTFS_ROWS     rows to run (default: all)
@@ -12,6 +15,8 @@
 #   BENCH_NTFS_RUNS     runs of the heavy rows: seqread, ls_lR, find_stat (1)
 #   BENCH_NTFS_RUNS_FAST  runs of the others (3)
 #   BENCH_NTFS_RAND     4 KiB reads per randread run (4096)
+#   BENCH_NTFS_WRITE_ONLY=1  only the writing rows
+#   BENCH_NTFS_WRAND    4 KiB writes per randwrite run (4096)
 #   ICOUNT=0            wall clock instead of -icount (noisy: not recommended)
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -23,6 +28,41 @@ start=$(date +%s)
 prepare_boots "$V"
 "$S/images/make-ntfs-images.sh"
 "$S/images/make-bench-ntfs-images.sh"
+
+# The writing rows' inputs: an empty 1 GiB volume (quick format: only the
+# metadata is written, so it loads into guest RAM in no time) and the first
+# 3 000 files of the kernel source tarball as an uncompressed tar (busybox
+# tar in the guest; decompressing xz there would be timed as well).
+wimg=$BUILD/bench-ntfs/write.img
+if [ ! -s "$wimg" ]; then
+	rm -f "$wimg.tmp"
+	truncate -s 1G "$wimg.tmp"
+	# mkntfs warns about geometry on a plain file: only a failure matters
+	mkntfs -F -Q -q -c 4096 -L bench-write "$wimg.tmp" >"$LOGS/mkntfs-write.log" 2>&1 ||
+		die "mkntfs of $wimg failed (see $LOGS/mkntfs-write.log; ntfs-3g installed? scripts/build/deps.sh)"
+	mv "$wimg.tmp" "$wimg"
+fi
+slice=$BUILD/bench-ntfs/linux-3000.tar
+src=/usr/src/linux-source-6.12.tar.xz
+if [ ! -s "$slice" ]; then
+	[ -r "$src" ] || die "$src missing: apt-get install linux-source-6.12"
+	python3 - "$src" "$slice.tmp" <<'EOF'
+import sys, tarfile
+src = tarfile.open(sys.argv[1], 'r|xz')		# streamed: stops after 3 000 files
+dst = tarfile.open(sys.argv[2], 'w', format=tarfile.GNU_FORMAT)
+files = 0
+for m in src:
+    if m.isfile():
+        if files == 3000:
+            break
+        dst.addfile(m, src.extractfile(m))
+        files += 1
+    elif m.isdir() or m.issym():
+        dst.addfile(m)
+dst.close()
+EOF
+	mv "$slice.tmp" "$slice"
+fi
 
 # The overlay: ntfs-3g with the shared libraries it needs and the ELF
 # loader; for each volume its size and data extents (the guest copies only
@@ -36,7 +76,7 @@ for lib in $(ldd "$ntfs3g" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\
 	mkdir -p "$ov$(dirname "$lib")"
 	cp -L "$lib" "$ov$lib"
 done
-IMAGES="bench=$BUILD/bench-ntfs/bench.img bigdir=$BUILD/ntfs-images/bigdir.img sparse1t=$BUILD/ntfs-images/sparse1t.img"
+IMAGES="bench=$BUILD/bench-ntfs/bench.img bigdir=$BUILD/ntfs-images/bigdir.img sparse1t=$BUILD/ntfs-images/sparse1t.img write=$wimg"
 DISKS="" DISK_NAMES=""
 for spec in $IMAGES; do
 	name=${spec%%=*}
@@ -59,12 +99,21 @@ EOF
 done
 # seq.bin's size, for the raw rows (the same number of bytes).
 cp "$BUILD/bench-ntfs/seq.size" "$ov/bench-ntfs/seq.size"
+cp "$slice" "$ov/bench-ntfs/linux.tar"
+READ_ROWS="seqread randread smallfiles ls_lR find_stat mount mount_statfs"
+WRITE_ROWS="untar rm_rf seqwrite par4 randwrite files1k files10k fsync"
+if [ "${BENCH_NTFS_WRITE_ONLY:-0}" = 1 ]; then
+	rows=$WRITE_ROWS
+else
+	rows="$READ_ROWS $WRITE_ROWS"
+fi
 cat >"$ov/bench-ntfs/env" <<EOF
-ROWS='${BENCH_NTFS_ROWS:-seqread randread smallfiles ls_lR find_stat mount mount_statfs}'
+ROWS='${BENCH_NTFS_ROWS:-$rows}'
 DRIVERS='${BENCH_NTFS_DRIVERS:-ours intree ntfs-3g}'
 RUNS_SLOW=${BENCH_NTFS_RUNS:-1}
 RUNS_FAST=${BENCH_NTFS_RUNS_FAST:-3}
 RAND_COUNT=${BENCH_NTFS_RAND:-4096}
+WRAND_COUNT=${BENCH_NTFS_WRAND:-4096}
 EOF
 export DISKS DISK_NAMES
 

@@ -22,6 +22,22 @@
  *                                     make FILE (sparse, SIZE bytes) and copy
  *                                     into it the byte ranges of DEV listed
  *                                     in EXTENTS ("offset length" a line)
+ * The writing rows (a failure prints the errno's name, "(ENOSPC)", so that
+ * the table can say how a driver failed):
+ *   ntfsbench wseq FILE MIB           write MIB MiB, 1 MiB a write(), fsync
+ *                                     (FILE may be a block device)
+ *   ntfsbench wpar DIR N MIB          N processes each write DIR/pI (MIB MiB,
+ *                                     1 MiB a write()), then sync; a third
+ *                                     field: the extents of all N files
+ *                                     (FIEMAP), after the sync; "-" without
+ *                                     FIEMAP (ntfs-3g: FUSE has none)
+ *   ntfsbench wrand FILE COUNT        COUNT pwrite()s of 4 KiB at 4 KiB-aligned
+ *                                     pseudo-random offsets of FILE (its
+ *                                     size), then fsync
+ *   ntfsbench files DIR N             create N empty files in DIR, then
+ *                                     unlink them, then sync (count: 2N)
+ *   ntfsbench fsyncs DIR N            N times: create DIR/sI, write 4 KiB,
+ *                                     fsync, close
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -33,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -55,7 +72,8 @@ static double now(void)
 
 static void die(const char *what, const char *arg)
 {
-	fprintf(stderr, "ntfsbench: %s %s: %s\n", what, arg ? arg : "", strerror(errno));
+	fprintf(stderr, "ntfsbench: %s %s: %s (%s)\n", what, arg ? arg : "", strerror(errno),
+		strerrorname_np(errno) ? strerrorname_np(errno) : "?");
 	exit(1);
 }
 
@@ -284,8 +302,8 @@ static int cmd_time(char **argv)
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
+		/* stderr stays: a failing command's message names the errno */
 		dup2(null, 1);
-		dup2(null, 2);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -343,6 +361,185 @@ static int cmd_load(const char *dev, const char *file, long long size, const cha
 	return 0;
 }
 
+/* Write MIB MiB to fd, 1 MiB a write(); pattern bytes so nothing is zero. */
+static void write_mib(int fd, const char *path, long mib)
+{
+	long i;
+
+	memset(buf, 0x5a, BUF);
+	for (i = 0; i < mib; i++)
+		if (write(fd, buf, BUF) != BUF)
+			die("write", path);
+}
+
+static int cmd_wseq(const char *path, long mib)
+{
+	double t0, t1;
+	int fd;
+
+	t0 = now();
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die("create", path);
+	write_mib(fd, path, mib);
+	if (fsync(fd))
+		die("fsync", path);
+	if (close(fd))
+		die("close", path);
+	t1 = now();
+	printf("%.6f %lld\n", t1 - t0, (long long)mib << 20);
+	return 0;
+}
+
+/* The number of extents of path, by FIEMAP (after a sync: no delalloc);
+ * -1 where FIEMAP is not there (FUSE has none): the timing still counts. */
+static long extents(const char *path)
+{
+	struct fiemap fm = { .fm_length = FIEMAP_MAX_OFFSET, .fm_flags = FIEMAP_FLAG_SYNC };
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die("open", path);
+	if (ioctl(fd, FS_IOC_FIEMAP, &fm)) {
+		if (errno != EOPNOTSUPP && errno != ENOTTY)
+			die("FIEMAP", path);
+		fm.fm_mapped_extents = -1;
+	}
+	close(fd);
+	return fm.fm_mapped_extents == (__u32)-1 ? -1 : (long)fm.fm_mapped_extents;
+}
+
+static int cmd_wpar(const char *dir, int n, long mib)
+{
+	char path[4096];
+	long ext = 0;
+	double t0, t1;
+	int i, status, failed = 0;
+
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork", NULL);
+		if (pid == 0) {
+			int fd;
+
+			snprintf(path, sizeof(path), "%s/p%d", dir, i);
+			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0)
+				die("create", path);
+			write_mib(fd, path, mib);
+			if (close(fd))
+				die("close", path);
+			_exit(0);
+		}
+	}
+	while (wait(&status) > 0)
+		failed |= !WIFEXITED(status) || WEXITSTATUS(status);
+	if (failed)
+		return 1;
+	/* sync(), not syncfs(): ntfs-3g writes the block device's page
+	 * cache, which only a global sync flushes */
+	sync();
+	t1 = now();
+	for (i = 0; i < n && ext >= 0; i++) {
+		long e;
+
+		snprintf(path, sizeof(path), "%s/p%d", dir, i);
+		e = extents(path);
+		ext = e < 0 ? -1 : ext + e;
+	}
+	if (ext < 0)
+		printf("%.6f %lld -\n", t1 - t0, (long long)n * mib << 20);
+	else
+		printf("%.6f %lld %ld\n", t1 - t0, (long long)n * mib << 20, ext);
+	return 0;
+}
+
+static int cmd_wrand(const char *path, long count)
+{
+	unsigned long long x = 88172645463325252ULL, blocks;
+	double t0, t1;
+	struct stat st;
+	long i;
+	int fd;
+
+	memset(buf, 0xa5, 4096);
+	t0 = now();
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die("open", path);
+	blocks = st.st_size / 4096;
+	if (!blocks) {
+		fprintf(stderr, "ntfsbench: %s is empty\n", path);
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift64 */
+		if (pwrite(fd, buf, 4096, (x % blocks) * 4096) != 4096)
+			die("pwrite", path);
+	}
+	if (fsync(fd))
+		die("fsync", path);
+	close(fd);
+	t1 = now();
+	printf("%.6f %ld\n", t1 - t0, count);
+	return 0;
+}
+
+static int cmd_files(const char *dir, long n)
+{
+	char path[4096];
+	double t0, t1;
+	long i;
+	int fd;
+
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%07ld", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			die("create", path);
+		close(fd);
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%07ld", dir, i);
+		if (unlink(path))
+			die("unlink", path);
+	}
+	sync();	/* see cmd_wpar() */
+	t1 = now();
+	printf("%.6f %ld\n", t1 - t0, 2 * n);
+	return 0;
+}
+
+static int cmd_fsyncs(const char *dir, long n)
+{
+	char path[4096];
+	double t0, t1;
+	long i;
+	int fd;
+
+	memset(buf, 0x3c, 4096);
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/s%05ld", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			die("create", path);
+		if (write(fd, buf, 4096) != 4096)
+			die("write", path);
+		if (fsync(fd))
+			die("fsync", path);
+		if (close(fd))
+			die("close", path);
+	}
+	t1 = now();
+	printf("%.6f %ld\n", t1 - t0, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	buf = aligned_alloc(4096, BUF);
@@ -363,8 +560,19 @@ int main(int argc, char **argv)
 		return cmd_clone(argv[2], argv[3]);
 	if (argc == 6 && !strcmp(argv[1], "load"))
 		return cmd_load(argv[2], argv[3], atoll(argv[4]), argv[5]);
+	if (argc == 4 && !strcmp(argv[1], "wseq"))
+		return cmd_wseq(argv[2], atol(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "wpar"))
+		return cmd_wpar(argv[2], atoi(argv[3]), atol(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "wrand"))
+		return cmd_wrand(argv[2], atol(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "files"))
+		return cmd_files(argv[2], atol(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "fsyncs"))
+		return cmd_fsyncs(argv[2], atol(argv[3]));
 	fprintf(stderr, "usage: ntfsbench seq [-d] FILE [BYTES] | rand FILE COUNT [BYTES] | tree DIR |\n"
 		"       time [-s|-f PATH] CMD [ARG...] | clone SRC DST |\n"
-		"       load DEV FILE SIZE EXTENTS\n");
+		"       load DEV FILE SIZE EXTENTS | wseq FILE MIB | wpar DIR N MIB |\n"
+		"       wrand FILE COUNT | files DIR N | fsyncs DIR N\n");
 	return 2;
 }

@@ -344,7 +344,7 @@ fi
 
 # --- Writing ---------------------------------------------------------------
 
-WROWS="untar rm_rf seqwrite par4 randwrite files1k files10k fsync"
+WRITING_ROWS="untar rm_rf seqwrite par4 randwrite files1k files10k fsync"
 
 # fresh: a new copy of the empty volume (write.img, kept in RAM as
 # $RAM/write.pristine) on a writable loop device, $wloop.  Failing here is
@@ -428,7 +428,7 @@ write_rows() {
 }
 
 want_write=0
-for r in $WROWS; do wanted "$r" && want_write=1; done
+for r in $WRITING_ROWS; do wanted "$r" && want_write=1; done
 if [ $want_write = 1 ]; then
 	dev=$(disk_of write)
 	while :; do :; done &

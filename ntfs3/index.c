@@ -1773,3 +1773,110 @@ int ntfs_index_is_empty(struct inode *dir)
 		return PTR_ERR(e);
 	return !e;
 }
+
+/* ---- view indexes: $R of $Extend\$Reparse ------------------------------- */
+
+/* The keys of a view index have one length, checked by ntfs_ix_check(). */
+static bool ntfs_view_key_ok(const struct ntfs_index_entry *e)
+{
+	return true;
+}
+
+/*
+ * Start a change of view index @v of @ix, an inode set up as a directory's
+ * is for the core (index root copy, block size, stream of the allocation
+ * named @v->name, base record); the walk will look for @key.
+ */
+static struct ntfs_itree *ntfs_view_start(struct ntfs_trans *t, struct inode *ix,
+					  const struct ntfs_view *v, const void *key)
+{
+	struct ntfs_itree *tr = ntfs_itree_start(t, ix, NULL);
+
+	if (IS_ERR(tr))
+		return tr;
+	tr->name = v->name;
+	tr->name_len = v->name_len;
+	tr->cmp = v->cmp;
+	tr->key_ok = ntfs_view_key_ok;
+	tr->key = key;
+	tr->min_key = v->key_len;
+	return tr;
+}
+
+/**
+ * ntfs_view_insert() - Add a key without data to a view index
+ * @t:		the transaction
+ * @ix:		the index's inode (its ni_lock held)
+ * @v:		the index
+ * @key:	the key, @v->key_len bytes
+ *
+ * The entry is laid out as Windows writes one without data: the data
+ * offset points just past the key, the data length is 0.
+ *
+ * Return: 0, -EEXIST, -ENOSPC, -ENOMEM, -EIO, -EOPNOTSUPP (see
+ * ntfs_index_insert()).
+ */
+int ntfs_view_insert(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
+		     const void *key)
+{
+	struct ntfs_itree *tr = ntfs_view_start(t, ix, v, key);
+	struct ntfs_index_entry *e;
+	int err = PTR_ERR_OR_ZERO(tr);
+
+	if (!err)
+		err = ntfs_itree_walk(tr);
+	if (err > 0)
+		err = -EEXIST;
+	if (!err) {
+		e = IT_ENT(tr, IT_KEY);
+		memset(e, 0, NTFS_IE_MAX);
+		e->view.data_offset = cpu_to_le16(NTFS_IE_HDR + v->key_len);
+		e->length = cpu_to_le16(ALIGN(NTFS_IE_HDR + v->key_len, 8));
+		e->key_length = cpu_to_le16(v->key_len);
+		memcpy(e + 1, key, v->key_len);
+		err = ntfs_itree_insert_at(tr, tr->depth, e);
+	}
+	if (!err)
+		err = ntfs_itree_finish(tr, true);
+	ntfs_itree_end(tr);
+	return err;
+}
+
+/**
+ * ntfs_view_delete() - Remove a key from a view index
+ * @t:		the transaction
+ * @ix:		the index's inode (its ni_lock held)
+ * @v:		the index
+ * @key:	the key, @v->key_len bytes
+ *
+ * Return: 0, -ENOENT when the index does not have the key, -ENOMEM, -EIO.
+ */
+int ntfs_view_delete(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
+		     const void *key)
+{
+	struct ntfs_itree *tr = ntfs_view_start(t, ix, v, key);
+	int err = PTR_ERR_OR_ZERO(tr);
+	int tries;
+
+	/* As ntfs_index_delete(): each empty leaf met is fixed, then again. */
+	for (tries = 0; !err; tries++) {
+		if (tries > NTFS_MAX_INDEX_DEPTH) {
+			err = ntfs_itree_bad(tr, "empty index blocks that cannot be merged");
+			break;
+		}
+		err = ntfs_itree_walk(tr);
+		if (!err)
+			err = -ENOENT;
+		if (err == 1)
+			err = ntfs_itree_delete_found(tr);
+		if (err != 1)
+			break;
+		err = 0;
+	}
+	if (!err)
+		err = ntfs_itree_collapse(tr);
+	if (!err)
+		err = ntfs_itree_finish(tr, true);
+	ntfs_itree_end(tr);
+	return err;
+}

@@ -141,6 +141,10 @@ static void ntfs_delete_file(struct inode *inode)
 		else if (a->non_resident)
 			err = ntfs_free_extent_clusters(&t, a);
 	}
+	/* A reparse point leaves the $Reparse index with its file. */
+	if (!err && ni->reparse_tag)
+		err = ntfs_reparse_index_del(&t, ni->reparse_tag,
+					     ni->record | (u64)ni->seq << 48);
 	if (!err)
 		err = ntfs_free_records(&t, &rs);
 	ntfs_recset_free(&rs);

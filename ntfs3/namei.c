@@ -416,6 +416,22 @@ static int ntfs_touch_record(struct ntfs_trans *t, struct inode *inode, __le64 n
 	return 0;
 }
 
+/*
+ * Abort an operation that may have changed the indexes of @dir and
+ * @dir2: their in-memory views (root copy, cached blocks, stream) go back
+ * to what the records say.
+ */
+static void ntfs_fail_dirs(struct ntfs_trans *t, int err, struct inode *dir, struct inode *dir2)
+{
+	ntfs_trans_fail(t, err);
+	ntfs_index_forget(dir);
+	ntfs_stream_reload(dir);
+	if (dir2 && dir2 != dir) {
+		ntfs_index_forget(dir2);
+		ntfs_stream_reload(dir2);
+	}
+}
+
 /* Lock the ni_locks of two files in ascending record order. */
 static void ntfs_lock_two(struct ntfs_inode *a, struct ntfs_inode *b)
 {
@@ -431,13 +447,41 @@ static void ntfs_unlock_two(struct ntfs_inode *a, struct ntfs_inode *b)
 	mutex_unlock(&b->ni_lock);
 }
 
+/* What a new file is: a file, a directory, or a file with a reparse point. */
+struct ntfs_new_kind {
+	bool dir;
+	const struct ntfs_reparse *rp;	/* symlink: its reparse point */
+	u32 rp_len;
+};
+
+/* Give a new file its reparse point; it is a reparse point in every copy. */
+static int ntfs_add_reparse(struct ntfs_trans *t, struct ntfs_record *r,
+			    const struct ntfs_new_kind *kind, u64 ref)
+{
+	struct ntfs_std_info *si;
+	struct ntfs_attr *a;
+
+	a = ntfs_rec_insert(t->sbi, r, NTFS_AT_REPARSE, NULL, 0, false, kind->rp_len);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	a->r.value_length = cpu_to_le32(kind->rp_len);
+	memcpy(ntfs_attr_value(a, kind->rp_len), kind->rp, kind->rp_len);
+	a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
+	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
+	if (!si)
+		return -EIO;
+	si->attributes |= cpu_to_le32(FILE_ATTRIBUTE_REPARSE_POINT);
+	return ntfs_reparse_index_add(t, le32_to_cpu(kind->rp->tag), ref);
+}
+
 /* The new file's record, its name in @dir's index; returns its number. */
 static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
-			  const struct ntfs_file_name *fn, u32 fn_size, bool is_dir,
-			  __le64 now, u64 *nr)
+			  const struct ntfs_file_name *fn, u32 fn_size,
+			  const struct ntfs_new_kind *kind, __le64 now, u64 *nr)
 {
 	struct ntfs_sb *sbi = t->sbi;
 	struct ntfs_record *r;
+	u64 ref;
 	int err = ntfs_alloc_record(t, nr);
 
 	/* $MFT filled up since ntfs_mft_ensure_free(): the caller tries again. */
@@ -448,18 +492,22 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 	r = ntfs_trans_new_record(t, *nr);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
-	err = ntfs_fill_new_record(sbi, r, is_dir, NTFS_I(dir)->security_id, now);
+	ref = *nr | (u64)le16_to_cpu(r->sequence) << 48;
+	err = ntfs_fill_new_record(sbi, r, kind->dir, NTFS_I(dir)->security_id, now);
 	if (!err)
 		err = ntfs_add_name_attr(sbi, r, fn, fn_size);
+	if (!err && kind->rp)
+		err = ntfs_add_reparse(t, r, kind, ref);
 	if (err)
 		return err;
 	r->link_count = cpu_to_le16(1);
-	err = ntfs_index_insert(t, dir, fn, *nr | (u64)le16_to_cpu(r->sequence) << 48);
+	err = ntfs_index_insert(t, dir, fn, ref);
 	return err ? err : ntfs_touch_record(t, dir, now, true);
 }
 
-/* create and mkdir: a new empty file or directory named @dentry in @dir. */
-static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
+/* create, mkdir, symlink: a new file named @dentry in @dir. */
+static int ntfs_new_entry(struct inode *dir, struct dentry *dentry,
+			  const struct ntfs_new_kind *kind)
 {
 	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
 	struct ntfs_inode *dni = NTFS_I(dir);
@@ -468,14 +516,18 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
 	struct ntfs_file_name *fn;
 	struct ntfs_trans t;
 	struct inode *inode;
+	u32 fn_size, attrs;
 	int err, tries;
-	u32 fn_size;
 	u64 nr;
 
-	fn = ntfs_new_fn(dir, &dentry->d_name, is_dir ? FILE_ATTRIBUTE_DUP_DIRECTORY :
-			 FILE_ATTRIBUTE_ARCHIVE, now, &fn_size);
+	attrs = kind->dir ? FILE_ATTRIBUTE_DUP_DIRECTORY : FILE_ATTRIBUTE_ARCHIVE;
+	if (kind->rp)
+		attrs |= FILE_ATTRIBUTE_REPARSE_POINT;
+	fn = ntfs_new_fn(dir, &dentry->d_name, attrs, now, &fn_size);
 	if (IS_ERR(fn))
 		return PTR_ERR(fn);
+	if (kind->rp)
+		fn->ea_or_reparse = kind->rp->tag;
 	/* A full $MFT grows first; a racing creator may take the record: again. */
 	for (tries = 0; tries < 3; tries++) {
 		err = ntfs_mft_ensure_free(sbi);
@@ -484,7 +536,7 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
 		if (err)
 			goto out;
 		mutex_lock(&dni->ni_lock);
-		err = ntfs_make_file(&t, dir, fn, fn_size, is_dir, now, &nr);
+		err = ntfs_make_file(&t, dir, fn, fn_size, kind, now, &nr);
 		if (err != -EAGAIN)
 			break;
 		ntfs_trans_abort(&t);
@@ -495,7 +547,7 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, bool is_dir)
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_fail(&t, err);
+		ntfs_fail_dirs(&t, err, dir, NULL);
 	if (!err) {
 		inode_set_mtime_to_ts(dir, ts);
 		inode_set_ctime_to_ts(dir, ts);
@@ -517,13 +569,33 @@ out:
 static int ntfs_create(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
 		       umode_t mode, bool excl)
 {
-	return ntfs_new_entry(dir, dentry, false);
+	static const struct ntfs_new_kind file = {};
+
+	return ntfs_new_entry(dir, dentry, &file);
 }
 
 static int ntfs_mkdir(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
 		      umode_t mode)
 {
-	return ntfs_new_entry(dir, dentry, true);
+	static const struct ntfs_new_kind dir_kind = { .dir = true };
+
+	return ntfs_new_entry(dir, dentry, &dir_kind);
+}
+
+static int ntfs_symlink(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
+			const char *target)
+{
+	struct ntfs_new_kind link = {};
+	struct ntfs_reparse *rp;
+	int err;
+
+	rp = ntfs_symlink_reparse(NTFS_SB(dir->i_sb), target, &link.rp_len);
+	if (IS_ERR(rp))
+		return PTR_ERR(rp);
+	link.rp = rp;
+	err = ntfs_new_entry(dir, dentry, &link);
+	kfree(rp);
+	return err;
 }
 
 /* Whether $FILE_NAME @fn is the name @u (@n units) in directory @dir. */
@@ -672,7 +744,7 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_fail(&t, err);
+		ntfs_fail_dirs(&t, err, dir, NULL);
 	if (!err) {
 		inode_set_mtime_to_ts(dir, ts);
 		inode_set_ctime_to_ts(dir, ts);
@@ -778,7 +850,7 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_fail(&t, err);
+		ntfs_fail_dirs(&t, err, dir, NULL);
 	if (!err) {
 		inc_nlink(inode);
 		inode_set_mtime_to_ts(dir, ts);
@@ -865,7 +937,7 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else
-		ntfs_trans_fail(&t, err);
+		ntfs_fail_dirs(&t, err, old_dir, new_dir);
 	if (!err)
 		ntfs_renamed(old_dir, new_dir, inode, target, flags, ts);
 	ntfs_lockset_unlock(&ls);
@@ -886,11 +958,13 @@ const struct inode_operations ntfs_dir_iops = {
 	.lookup		= ntfs_lookup,
 	.create		= ntfs_create,
 	.mkdir		= ntfs_mkdir,
+	.symlink	= ntfs_symlink,
 	.link		= ntfs_link,
 	.unlink		= ntfs_unlink,
 	.rmdir		= ntfs_rmdir,
 	.rename		= ntfs_rename,
 	.permission	= ntfs_permission,
+	.setattr	= ntfs_setattr,
 	.getattr	= ntfs_getattr,
 	.listxattr	= ntfs_listxattr,
 };

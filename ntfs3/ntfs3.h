@@ -167,6 +167,10 @@ struct ntfs_sb {
 	bool			sds_failed;
 	struct xarray		sds_map;
 
+	struct mutex		reparse_lock;	/* finding reparse_ix */
+	struct inode		*reparse_ix;	/* $Extend\$Reparse, its $R index */
+	bool			reparse_tried;	/* looked for it this mount */
+
 	/* The write path (docs/design/ntfs3.md, "Writing"). */
 	struct inode		*mftmirr;	/* stream inode of $MFTMirr:$DATA */
 	struct inode		*mft_bitmap;	/* stream inode of $MFT:$BITMAP */
@@ -506,6 +510,25 @@ int ntfs_index_is_empty(struct inode *dir);
 int ntfs_index_forget(struct inode *dir);
 int ntfs_reparse_index_add(struct ntfs_trans *t, u32 tag, u64 ref);
 int ntfs_reparse_index_del(struct ntfs_trans *t, u32 tag, u64 ref);
+
+/**
+ * struct ntfs_view - A view index (not $I30) the index core can change
+ * @name:	the index's name ($R, ...)
+ * @name_len:	units in @name
+ * @key_len:	the length of every key of the index
+ * @cmp:	the index's collation: <0, 0, >0 for the key against an entry's
+ */
+struct ntfs_view {
+	const __le16	*name;
+	u8		name_len;
+	u32		key_len;
+	int		(*cmp)(const void *key, const struct ntfs_index_entry *e);
+};
+
+int ntfs_view_insert(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
+		     const void *key);
+int ntfs_view_delete(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
+		     const void *key);
 int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
 			   const struct ntfs_file_name *key);
 

@@ -7,7 +7,9 @@
  */
 
 #include <linux/ctype.h>
+#include <linux/nls.h>
 #include <linux/slab.h>
+#include <linux/unaligned.h>
 
 #include "ntfs3.h"
 
@@ -212,8 +214,280 @@ char *ntfs_interix_link(struct inode *inode)
 	return target;
 }
 
+/**
+ * ntfs_symlink_reparse() - The reparse point of a new symlink
+ * @sbi:	the volume
+ * @target:	the Linux target, NUL-terminated
+ * @len:	set to the size of the buffer returned
+ *
+ * A Windows symlink (IO_REPARSE_TAG_SYMLINK) with the target as both its
+ * substitute and print name, '/' turned into '\'.  A relative target is
+ * flagged relative and stays relative.  An absolute one has no drive to
+ * name: like the in-tree driver it is stored relative to the root of the
+ * volume's drive ("\dir\file", relative flag set), which Windows resolves
+ * on the volume itself and ntfs_link_target() reads back as "/dir/file".
+ *
+ * Return: the buffer (kfree() it) or an ERR_PTR().
+ */
+struct ntfs_reparse *ntfs_symlink_reparse(struct ntfs_sb *sbi, const char *target, u32 *len)
+{
+	size_t tlen = strlen(target);
+	struct ntfs_reparse_link *l;
+	struct ntfs_reparse *rp;
+	__le16 *name;
+	int n, i;
+
+	if (!tlen || tlen >= PATH_MAX)
+		return ERR_PTR(-ENAMETOOLONG);
+	name = kmalloc_array(PATH_MAX, sizeof(*name), GFP_NOFS);
+	if (!name)
+		return ERR_PTR(-ENOMEM);
+	n = utf8s_to_utf16s(target, tlen, UTF16_LITTLE_ENDIAN, (wchar_t *)name, PATH_MAX);
+	/* Both names must fit the 16-bit lengths of the buffer. */
+	if (n <= 0 || 4 * n + sizeof(*l) > U16_MAX) {
+		kfree(name);
+		return ERR_PTR(n < 0 ? -EINVAL : -ENAMETOOLONG);
+	}
+	for (i = 0; i < n; i++)
+		if (name[i] == cpu_to_le16('/'))
+			name[i] = cpu_to_le16('\\');
+	*len = sizeof(*rp) + sizeof(*l) + 4 * n;
+	rp = kzalloc(*len, GFP_NOFS);
+	if (rp) {
+		rp->tag = cpu_to_le32(IO_REPARSE_TAG_SYMLINK);
+		rp->data_length = cpu_to_le16(*len - sizeof(*rp));
+		l = (void *)rp->data;
+		l->subst_length = cpu_to_le16(2 * n);
+		l->print_offset = cpu_to_le16(2 * n);
+		l->print_length = cpu_to_le16(2 * n);
+		l->flags = cpu_to_le32(NTFS_SYMLINK_RELATIVE);
+		memcpy((u8 *)(l + 1), name, 2 * n);
+		memcpy((u8 *)(l + 1) + 2 * n, name, 2 * n);
+	}
+	kfree(name);
+	return rp ? rp : ERR_PTR(-ENOMEM);
+}
+
 const struct inode_operations ntfs_symlink_iops = {
 	.get_link	= ntfs_get_link,
 	.getattr	= ntfs_getattr,
 	.listxattr	= ntfs_listxattr,
 };
+
+/*
+ * $Extend\$Reparse lists every reparse point of the volume in its view
+ * index $R: key = tag, file reference; no data; ULONGS collation (the key
+ * compared as three little-endian u32s in turn).  Windows looks reparse
+ * points up there, chkdsk checks it against the files both ways.
+ */
+
+static const __le16 ntfs_reparse_name[] = { cpu_to_le16('$'), cpu_to_le16('R'), cpu_to_le16('e'),
+					    cpu_to_le16('p'), cpu_to_le16('a'), cpu_to_le16('r'),
+					    cpu_to_le16('s'), cpu_to_le16('e') };
+static const __le16 ntfs_r_name[] = { cpu_to_le16('$'), cpu_to_le16('R') };
+
+/* Lockdep subclass of $Reparse's ni_lock: after namei.c's ntfs_lockset. */
+#define NTFS_REPARSE_LOCK_CLASS	5
+
+struct ntfs_r_key {
+	__le32	tag;
+	__le64	ref;
+} __packed;
+
+/* ULONGS collation: tag, then the reference's low and high halves. */
+static int ntfs_r_cmp(const void *key, const struct ntfs_index_entry *e)
+{
+	const __le32 *a = key, *b = (const __le32 *)(e + 1);
+	int i;
+
+	for (i = 0; i < sizeof(struct ntfs_r_key) / sizeof(*a); i++) {
+		u32 x = get_unaligned_le32(&a[i]), y = get_unaligned_le32(&b[i]);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+static const struct ntfs_view ntfs_r_view = {
+	.name		= ntfs_r_name,
+	.name_len	= ARRAY_SIZE(ntfs_r_name),
+	.key_len	= sizeof(struct ntfs_r_key),
+	.cmp		= ntfs_r_cmp,
+};
+
+/* The resident $INDEX_ROOT:$R of $Reparse's record @rec, checked. */
+static const struct ntfs_index_root *ntfs_r_root(struct ntfs_sb *sbi, u64 nr, void *rec,
+						 u32 *len)
+{
+	struct ntfs_record *r = rec;
+	const struct ntfs_index_root *ir;
+	struct ntfs_attr *a;
+	u32 bs;
+
+	a = ntfs_rec_find(rec, NTFS_AT_INDEX_ROOT, ntfs_r_name, ARRAY_SIZE(ntfs_r_name));
+	ir = a ? ntfs_attr_value(a, sizeof(*ir)) : NULL;
+	if (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) || !ir ||
+	    le32_to_cpu(ir->collation) != NTFS_COLLATION_ULONGS) {
+		ntfs_err_ratelimited(sbi->sb, nr, "$Reparse has no ULONGS $INDEX_ROOT:$R");
+		return NULL;
+	}
+	bs = le32_to_cpu(ir->block_size);
+	if (bs < 512 || bs > 65536 || !is_power_of_2(bs)) {
+		ntfs_err_ratelimited(sbi->sb, nr, "$R: index block size %u", bs);
+		return NULL;
+	}
+	*len = le32_to_cpu(a->r.value_length);
+	return ir;
+}
+
+/*
+ * An inode for $R as the index core changes a directory's $I30: the base
+ * record, a copy of the root, the block size, $INDEX_ALLOCATION:$R as its
+ * stream (empty when the root holds every entry).  Unhashed: ntfs_iget()
+ * of the record is another inode, which never reads $R.
+ */
+static struct inode *ntfs_r_inode(struct ntfs_sb *sbi, u64 nr, void *rec)
+{
+	const struct ntfs_index_root *ir;
+	struct ntfs_stream ns = {};
+	struct ntfs_inode *ni;
+	struct inode *ix;
+	u32 len;
+
+	ir = ntfs_r_root(sbi, nr, rec, &len);
+	if (!ir)
+		return ERR_PTR(-EIO);
+	ix = ntfs_stream_iget(sbi->sb, nr, NTFS_AT_INDEX_ALLOC, ntfs_r_name,
+			      ARRAY_SIZE(ntfs_r_name));
+	if (ix == ERR_PTR(-ENOENT)) {
+		init_rwsem(&ns.run_lock);
+		ns.record = nr;
+		ix = ntfs_new_stream_inode(sbi->sb, NULL, &ns);
+	}
+	if (IS_ERR(ix))
+		return ix;
+	ni = NTFS_I(ix);
+	ni->record = nr;
+	ni->seq = le16_to_cpu(((struct ntfs_record *)rec)->sequence);
+	ni->index_block_size = le32_to_cpu(ir->block_size);
+	ni->index_collation = NTFS_COLLATION_ULONGS;
+	ni->stream.name = (__le16 *)ntfs_r_name;
+	ni->stream.name_len = ARRAY_SIZE(ntfs_r_name);
+	ni->stream.read_around = NTFS_META_READ_AROUND;
+	ni->index_root = kmemdup(ir, len, GFP_NOFS);
+	ni->index_root_size = len;
+	if (!ni->index_root) {
+		iput(ix);
+		return ERR_PTR(-ENOMEM);
+	}
+	return ix;
+}
+
+/* Find $Extend\$Reparse and load its $R; NULL when the volume has none. */
+static struct inode *ntfs_r_load(struct ntfs_sb *sbi)
+{
+	struct inode *ext, *ix;
+	void *rec;
+	u64 ref;
+	int err;
+
+	ext = ntfs_iget(sbi->sb, NTFS_EXTEND_INO);
+	if (IS_ERR(ext))
+		return ERR_CAST(ext);
+	err = S_ISDIR(ext->i_mode) ? ntfs_dir_lookup(ext, ntfs_reparse_name,
+						     ARRAY_SIZE(ntfs_reparse_name), &ref) : -ENOENT;
+	iput(ext);
+	if (err)
+		return ERR_PTR(err);
+	rec = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!rec)
+		return ERR_PTR(-ENOMEM);
+	err = ntfs_read_record(sbi, NTFS_REF_RECORD(ref), rec);
+	ix = err ? ERR_PTR(err) : ntfs_r_inode(sbi, NTFS_REF_RECORD(ref), rec);
+	kfree(rec);
+	return ix;
+}
+
+/* $R's inode, looked for once per mount; NULL without one (said once). */
+static struct inode *ntfs_r_get(struct ntfs_sb *sbi)
+{
+	struct inode *ix;
+
+	mutex_lock(&sbi->reparse_lock);
+	if (!sbi->reparse_tried) {
+		ix = ntfs_r_load(sbi);
+		if (IS_ERR(ix)) {
+			/* Out of memory is not the volume's fault: try again. */
+			if (PTR_ERR(ix) == -ENOMEM) {
+				mutex_unlock(&sbi->reparse_lock);
+				return ix;
+			}
+			pr_warn("ntfs3 (%s): no usable $Extend\\$Reparse (%ld): reparse points are not indexed\n",
+				sbi->sb->s_id, PTR_ERR(ix));
+			ix = NULL;
+		}
+		sbi->reparse_ix = ix;
+		sbi->reparse_tried = true;
+	}
+	ix = sbi->reparse_ix;
+	mutex_unlock(&sbi->reparse_lock);
+	return ix;
+}
+
+/* Change $R: add (@add) or delete the key of @tag and @ref. */
+static int ntfs_r_change(struct ntfs_trans *t, u32 tag, u64 ref, bool add)
+{
+	struct ntfs_r_key key = { cpu_to_le32(tag), cpu_to_le64(ref) };
+	struct inode *ix = ntfs_r_get(t->sbi);
+	struct ntfs_inode *ni;
+	int err;
+
+	if (IS_ERR_OR_NULL(ix))
+		return PTR_ERR_OR_ZERO(ix);
+	ni = NTFS_I(ix);
+	mutex_lock_nested(&ni->ni_lock, NTFS_REPARSE_LOCK_CLASS);
+	err = add ? ntfs_view_insert(t, ix, &ntfs_r_view, &key) :
+		    ntfs_view_delete(t, ix, &ntfs_r_view, &key);
+	mutex_unlock(&ni->ni_lock);
+	/* A damaged $R is reported, and never keeps a file from changing. */
+	if (err == -EEXIST || err == -ENOENT) {
+		ntfs_err_ratelimited(t->sbi->sb, ni->record,
+				     "$R %s record %llu (tag 0x%08x)",
+				     add ? "already lists" : "does not list",
+				     NTFS_REF_RECORD(ref), tag);
+		err = 0;
+	}
+	return err;
+}
+
+/**
+ * ntfs_reparse_index_add() - List a new reparse point in $Extend\$Reparse
+ * @t:		the transaction that gives the file its $REPARSE_POINT
+ * @tag:	its reparse tag
+ * @ref:	the file's reference
+ *
+ * Takes $Reparse's ni_lock (after the file's).  A volume without
+ * $Extend\$Reparse (NTFS 1.x) has nothing to keep in step.
+ *
+ * Return: 0, -ENOSPC, -ENOMEM, -EIO, -EOPNOTSUPP.
+ */
+int ntfs_reparse_index_add(struct ntfs_trans *t, u32 tag, u64 ref)
+{
+	return ntfs_r_change(t, tag, ref, true);
+}
+
+/**
+ * ntfs_reparse_index_del() - Take a reparse point out of $Extend\$Reparse
+ * @t:		the transaction that removes the $REPARSE_POINT or the file
+ * @tag:	its reparse tag
+ * @ref:	the file's reference
+ *
+ * An entry that is not there is reported and ignored.
+ *
+ * Return: 0, -ENOMEM, -EIO.
+ */
+int ntfs_reparse_index_del(struct ntfs_trans *t, u32 tag, u64 ref)
+{
+	return ntfs_r_change(t, tag, ref, false);
+}

@@ -907,6 +907,7 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	if (!sbi)
 		return -ENOMEM;
 	mutex_init(&sbi->sds_lock);
+	mutex_init(&sbi->reparse_lock);
 	mutex_init(&sbi->mft_lock);
 	mutex_init(&sbi->bitmap_lock);
 	init_rwsem(&sbi->trans_rwsem);
@@ -945,11 +946,13 @@ static void ntfs_kill_sb(struct super_block *sb)
 	}
 	if (sbi) {
 		cancel_delayed_work_sync(&sbi->meta_flush);
+		iput(sbi->reparse_ix);
 		iput(sbi->sds);
 		iput(sbi->bitmap);
 		iput(sbi->mft_bitmap);
 		iput(sbi->mftmirr);
 		iput(sbi->mft);
+		sbi->reparse_ix = NULL;
 		sbi->sds = NULL;
 		sbi->bitmap = NULL;
 		sbi->mft_bitmap = NULL;

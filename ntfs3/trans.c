@@ -497,7 +497,9 @@ void ntfs_trans_abort(struct ntfs_trans *t)
  */
 int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 {
-	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap };
+	/* Unhashed stream inodes: writeback never sees their dirty folios. */
+	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap,
+				    sbi->reparse_ix };
 	int err = 0, e;
 	unsigned int i;
 

@@ -43,14 +43,15 @@ interactive)
 	exit $?
 	;;
 cmd)
-	MODE=cmd CMD="$CMD" NAME=cmd-$V TIMEOUT=${TIMEOUT:-1800} "$S/vm/vm.sh" "$V" | grep -v '^HX-EXIT='
+	MODE=cmd CMD="$CMD" NAME=cmd-$V-$$ TIMEOUT=${TIMEOUT:-1800} "$S/vm/vm.sh" "$V" | grep -v '^HX-EXIT='
 	;;
 demo)
 	MODE=run NAME=run-$V TIMEOUT=${TIMEOUT:-900} "$S/vm/vm.sh" "$V" | grep -v '^HX-EXIT='
 	;;
 esac
 set -e
-dir=$LOGS/boot-$([ $mode = cmd ] && echo cmd || echo run)-$V
+# Commands get a log directory per run: two at once must not share one.
+dir=$LOGS/boot-$([ $mode = cmd ] && echo "cmd-$V-$$" || echo "run-$V")
 "$S/vm/results.py" --name "console" --results /dev/null --console "$dir/console.log" >/dev/null ||
 	echo "warning: the kernel console shows problem reports; see $dir/console.log" >&2
 code=$(sed -n 's/^HX-EXIT=\([0-9]*\).*/\1/p' "$dir/results.log" | tail -n 1)

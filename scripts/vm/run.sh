@@ -12,7 +12,11 @@ V=${1:-default}
 "$S/build/prepare.sh" "$V"
 "$S/images/make-demo-disk.sh"
 
-DISKS="$BUILD/demo/demo.img $BUILD/demo/forensics.img:ro"
+# A command gets the demo volume read-only: runs at once would fight over
+# its write lock (IMG=... RW=1 is for volumes to write).
+demo_rw=
+[ -n "${CMD:-}" ] && demo_rw=:ro
+DISKS="$BUILD/demo/demo.img$demo_rw $BUILD/demo/forensics.img:ro"
 DISK_NAMES="demo forensics"
 n=0
 for img in ${IMG:-}; do

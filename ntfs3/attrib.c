@@ -511,7 +511,9 @@ static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runs *r
 	err = ntfs_encode_runs(rb->runs, rb->nr, 0, end,
 			       (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used);
 	if (err)
-		return -EIO;
+		return ntfs_err_ratelimited(e->sbi->sb, e->nr,
+					    "attribute 0x%x: its runs could not be encoded (%d)",
+					    e->ns->type, err);
 	a->nr.highest_vcn = cpu_to_le64(end - 1);
 	a->nr.allocated_size = cpu_to_le64(end << e->sbi->cluster_bits);
 	if (ntfs_attr_has_csize(a))

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ntfs inodes as objects: allocation, freeing and eviction, stream inodes
- * (unhashed inodes whose page cache reads one attribute), NTFS times, and
- * getattr, which every kind of inode shares.  ntfs_iget(), which reads a
- * file's inode from its records, is in namei.c.
+ * ntfs inodes as objects: allocation and freeing, stream inodes
+ * (unhashed inodes whose page cache reads one attribute), NTFS times, a new
+ * file's attributes, write_inode, permission and getattr, which every kind
+ * of inode shares.  ntfs_iget(), which reads a file's inode from its
+ * records, and eviction, which deletes a file whose last name is gone (it
+ * takes the file out of the $Reparse index, above this file), are in
+ * namei.c.
  */
 
 #include <linux/pagemap.h>
@@ -78,104 +81,15 @@ void ntfs_free_inode(struct inode *inode)
 	kmem_cache_free(ntfs_inode_cachep, ni);
 }
 
-/* Give back the clusters of one non-resident attribute extent. */
-static int ntfs_free_extent_clusters(struct ntfs_trans *t, const struct ntfs_attr *a)
-{
-	struct ntfs_sb *sbi = t->sbi;
-	u32 mp = le16_to_cpu(a->nr.mp_offset);
-	struct ntfs_run *runs = NULL;
-	unsigned int nr = 0, cap = 0, i;
-	const char *why;
-	int err;
-
-	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
-			       le64_to_cpu(a->nr.lowest_vcn), le64_to_cpu(a->nr.highest_vcn),
-			       sbi->total_clusters, &runs, &nr, &cap, &why);
-	for (i = 0; !err && i < nr; i++)
-		if (runs[i].lcn != NTFS_LCN_HOLE)
-			err = ntfs_free_clusters(t, runs[i].lcn, runs[i].len);
-	kvfree(runs);
-	return err;
-}
-
-/* Mark each record of a deleted file free, its sequence number advanced. */
-static int ntfs_free_records(struct ntfs_trans *t, const struct ntfs_recset *rs)
-{
-	unsigned int i;
-	int err = 0;
-
-	for (i = 0; !err && i < rs->nr; i++) {
-		struct ntfs_record *r = ntfs_trans_record(t, rs->recnr[i]);
-		u16 seq;
-
-		if (IS_ERR(r))
-			return PTR_ERR(r);
-		seq = le16_to_cpu(r->sequence) + 1;
-		r->sequence = cpu_to_le16(seq ? seq : 1);
-		r->flags &= ~cpu_to_le16(NTFS_RECORD_IN_USE);
-		err = ntfs_free_record(t, rs->recnr[i]);
-	}
-	return err;
-}
-
-/*
- * A file whose last name is gone: when its last user lets go, its
- * clusters and records are freed in one transaction.
+/**
+ * ntfs_trans_std_info() - A file's $STANDARD_INFORMATION, to be changed
+ * @t:		the transaction
+ * @inode:	the file (its ni_lock held)
+ *
+ * Return: the value in the transaction's copy of the base record, or an
+ * ERR_PTR() (-EIO when the record has none).
  */
-static void ntfs_delete_file(struct inode *inode)
-{
-	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
-	struct ntfs_inode *ni = NTFS_I(inode);
-	struct ntfs_recset_pos pos = {};
-	struct ntfs_recset rs;
-	struct ntfs_trans t;
-	struct ntfs_attr *a;
-	int err = ntfs_trans_begin(sbi, &t);
-
-	if (err)
-		goto out;
-	err = ntfs_recset_load(sbi, ni->record, &rs);
-	while (!err && (a = ntfs_recset_next(&rs, &pos))) {
-		if (IS_ERR(a))
-			err = PTR_ERR(a);
-		else if (a->non_resident)
-			err = ntfs_free_extent_clusters(&t, a);
-	}
-	/* A reparse point leaves the $Reparse index with its file. */
-	if (!err && ni->reparse_tag)
-		err = ntfs_reparse_index_del(&t, ni->reparse_tag,
-					     ni->record | (u64)ni->seq << 48);
-	if (!err)
-		err = ntfs_free_records(&t, &rs);
-	ntfs_recset_free(&rs);
-	if (!err)
-		err = ntfs_trans_commit(&t);
-	else
-		ntfs_trans_fail(&t, err);
-out:
-	if (err)
-		ntfs_err_ratelimited(inode->i_sb, ni->record,
-				     "a deleted file's space could not be freed (%d): run chkdsk",
-				     err);
-}
-
-void ntfs_evict_inode(struct inode *inode)
-{
-	struct ntfs_inode *ni = NTFS_I(inode);
-
-	truncate_inode_pages_final(&inode->i_data);
-	if (!inode->i_nlink && !ni->owner && ni->record >= NTFS_FIRST_USER_INO &&
-	    !is_bad_inode(inode) && !sb_rdonly(inode->i_sb))
-		ntfs_delete_file(inode);
-	clear_inode(inode);
-	if (ni->owner) {
-		iput(ni->owner);
-		ni->owner = NULL;
-	}
-}
-
-/* Copy the inode's times into its $STANDARD_INFORMATION. */
-static int ntfs_store_times(struct ntfs_trans *t, struct inode *inode)
+struct ntfs_std_info *ntfs_trans_std_info(struct ntfs_trans *t, struct inode *inode)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	struct ntfs_record *r = ntfs_trans_record(t, ni->record);
@@ -183,12 +97,22 @@ static int ntfs_store_times(struct ntfs_trans *t, struct inode *inode)
 	struct ntfs_attr *a;
 
 	if (IS_ERR(r))
-		return PTR_ERR(r);
+		return ERR_CAST(r);
 	a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
 	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
 	if (!si)
-		return ntfs_err_ratelimited(inode->i_sb, ni->record,
-					    "no $STANDARD_INFORMATION in the base record");
+		return ERR_PTR(ntfs_err_ratelimited(inode->i_sb, ni->record,
+						    "no $STANDARD_INFORMATION in the base record"));
+	return si;
+}
+
+/* Copy the inode's times into its $STANDARD_INFORMATION. */
+static int ntfs_store_times(struct ntfs_trans *t, struct inode *inode)
+{
+	struct ntfs_std_info *si = ntfs_trans_std_info(t, inode);
+
+	if (IS_ERR(si))
+		return PTR_ERR(si);
 	si->data_time = ntfs_time_to_disk(inode_get_mtime(inode));
 	si->mft_time = ntfs_time_to_disk(inode_get_ctime(inode));
 	si->access_time = ntfs_time_to_disk(inode_get_atime(inode));

@@ -399,17 +399,10 @@ static int ntfs_add_name_attr(struct ntfs_sb *sbi, struct ntfs_record *r,
 /* Set the change times of a file's $STANDARD_INFORMATION (and data time). */
 static int ntfs_touch_record(struct ntfs_trans *t, struct inode *inode, __le64 now, bool data)
 {
-	struct ntfs_record *r = ntfs_trans_record(t, NTFS_I(inode)->record);
-	struct ntfs_std_info *si;
-	struct ntfs_attr *a;
+	struct ntfs_std_info *si = ntfs_trans_std_info(t, inode);
 
-	if (IS_ERR(r))
-		return PTR_ERR(r);
-	a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
-	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
-	if (!si)
-		return ntfs_err_ratelimited(inode->i_sb, NTFS_I(inode)->record,
-					    "no $STANDARD_INFORMATION in the base record");
+	if (IS_ERR(si))
+		return PTR_ERR(si);
 	si->mft_time = now;
 	if (data)
 		si->data_time = now;
@@ -942,6 +935,102 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 		ntfs_renamed(old_dir, new_dir, inode, target, flags, ts);
 	ntfs_lockset_unlock(&ls);
 	return err;
+}
+
+/* Give back the clusters of one non-resident attribute extent. */
+static int ntfs_free_extent_clusters(struct ntfs_trans *t, const struct ntfs_attr *a)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u32 mp = le16_to_cpu(a->nr.mp_offset);
+	struct ntfs_run *runs = NULL;
+	unsigned int nr = 0, cap = 0, i;
+	const char *why;
+	int err;
+
+	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
+			       le64_to_cpu(a->nr.lowest_vcn), le64_to_cpu(a->nr.highest_vcn),
+			       sbi->total_clusters, &runs, &nr, &cap, &why);
+	for (i = 0; !err && i < nr; i++)
+		if (runs[i].lcn != NTFS_LCN_HOLE)
+			err = ntfs_free_clusters(t, runs[i].lcn, runs[i].len);
+	kvfree(runs);
+	return err;
+}
+
+/* Mark each record of a deleted file free, its sequence number advanced. */
+static int ntfs_free_records(struct ntfs_trans *t, const struct ntfs_recset *rs)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < rs->nr; i++) {
+		struct ntfs_record *r = ntfs_trans_record(t, rs->recnr[i]);
+		u16 seq;
+
+		if (IS_ERR(r))
+			return PTR_ERR(r);
+		seq = le16_to_cpu(r->sequence) + 1;
+		r->sequence = cpu_to_le16(seq ? seq : 1);
+		r->flags &= ~cpu_to_le16(NTFS_RECORD_IN_USE);
+		err = ntfs_free_record(t, rs->recnr[i]);
+	}
+	return err;
+}
+
+/*
+ * A file whose last name is gone: when its last user lets go, its
+ * clusters and records are freed in one transaction.
+ */
+static void ntfs_delete_file(struct inode *inode)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_trans t;
+	struct ntfs_attr *a;
+	int err = ntfs_trans_begin(sbi, &t);
+
+	if (err)
+		goto out;
+	err = ntfs_recset_load(sbi, ni->record, &rs);
+	while (!err && (a = ntfs_recset_next(&rs, &pos))) {
+		if (IS_ERR(a))
+			err = PTR_ERR(a);
+		else if (a->non_resident)
+			err = ntfs_free_extent_clusters(&t, a);
+	}
+	/* A reparse point leaves the $Reparse index with its file. */
+	if (!err && ni->reparse_tag)
+		err = ntfs_reparse_index_del(&t, ni->reparse_tag,
+					     ni->record | (u64)ni->seq << 48);
+	if (!err)
+		err = ntfs_free_records(&t, &rs);
+	ntfs_recset_free(&rs);
+	if (!err)
+		err = ntfs_trans_commit(&t);
+	else
+		ntfs_trans_fail(&t, err);
+out:
+	if (err)
+		ntfs_err_ratelimited(inode->i_sb, ni->record,
+				     "a deleted file's space could not be freed (%d): run chkdsk",
+				     err);
+}
+
+void ntfs_evict_inode(struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	truncate_inode_pages_final(&inode->i_data);
+	if (!inode->i_nlink && !ni->owner && ni->record >= NTFS_FIRST_USER_INO &&
+	    !is_bad_inode(inode) && !sb_rdonly(inode->i_sb))
+		ntfs_delete_file(inode);
+	clear_inode(inode);
+	if (ni->owner) {
+		iput(ni->owner);
+		ni->owner = NULL;
+	}
 }
 
 static int ntfs_unlink(struct inode *dir, struct dentry *dentry)

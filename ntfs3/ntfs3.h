@@ -4,7 +4,7 @@
  * grouped by the file that provides them, from the bottom layer up: a
  * file calls only files of the groups above its own.  docs/design/ntfs3.md
  * explains the objects, their lifetimes, the locking order and the layers
- * (scripts/ntfs3-layers.sh checks them).
+ * (scripts/test/ntfs3-layers.sh checks them).
  */
 #ifndef _NTFS3_NTFS3_H
 #define _NTFS3_NTFS3_H
@@ -538,11 +538,11 @@ int ntfs_mft_ensure_free(struct ntfs_sb *sbi);
 /* inode.c */
 struct timespec64 ntfs_time(__le64 t);
 __le64 ntfs_time_to_disk(struct timespec64 ts);
+struct ntfs_std_info *ntfs_trans_std_info(struct ntfs_trans *t, struct inode *inode);
 int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
 			 u32 security_id, __le64 now);
 struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);
-void ntfs_evict_inode(struct inode *inode);
 int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc);
 int ntfs_permission(struct mnt_idmap *idmap, struct inode *inode, int mask);
 int __init ntfs_inode_cache_init(void);
@@ -572,6 +572,7 @@ int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 		      const struct ntfs_attr *a);
 char *ntfs_interix_link(struct inode *inode);
 struct ntfs_reparse *ntfs_symlink_reparse(struct ntfs_sb *sbi, const char *target, u32 *len);
+int ntfs_reparse_index_open(struct ntfs_sb *sbi, struct inode *ext);
 
 /* dir.c */
 extern const struct file_operations ntfs_dir_fops;
@@ -581,6 +582,7 @@ extern const struct inode_operations ntfs_dir_iops;
 extern const struct dentry_operations ntfs_nocase_dops;
 extern const struct export_operations ntfs_export_ops;
 struct inode *ntfs_iget(struct super_block *sb, u64 nr);
+void ntfs_evict_inode(struct inode *inode);
 
 /* journal.c */
 bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi);

@@ -384,20 +384,16 @@ static struct inode *ntfs_r_inode(struct ntfs_sb *sbi, u64 nr, void *rec)
 	return ix;
 }
 
-/* Find $Extend\$Reparse and load its $R; NULL when the volume has none. */
-static struct inode *ntfs_r_load(struct ntfs_sb *sbi)
+/* Find $Reparse in the $Extend directory @ext and load its $R. */
+static struct inode *ntfs_r_load(struct ntfs_sb *sbi, struct inode *ext)
 {
-	struct inode *ext, *ix;
+	struct inode *ix;
 	void *rec;
 	u64 ref;
 	int err;
 
-	ext = ntfs_iget(sbi->sb, NTFS_EXTEND_INO);
-	if (IS_ERR(ext))
-		return ERR_CAST(ext);
 	err = S_ISDIR(ext->i_mode) ? ntfs_dir_lookup(ext, ntfs_reparse_name,
 						     ARRAY_SIZE(ntfs_reparse_name), &ref) : -ENOENT;
-	iput(ext);
 	if (err)
 		return ERR_PTR(err);
 	rec = kmalloc(sbi->record_size, GFP_NOFS);
@@ -409,27 +405,42 @@ static struct inode *ntfs_r_load(struct ntfs_sb *sbi)
 	return ix;
 }
 
-/* $R's inode, looked for once per mount; NULL without one (said once). */
+/**
+ * ntfs_reparse_index_open() - Load $Extend\$Reparse's $R for writing
+ * @sbi:	the volume, being made writable
+ * @ext:	the $Extend directory (super.c opens it: this file is below
+ *		ntfs_iget())
+ *
+ * A volume without a usable $R is said once; reparse points are then not
+ * indexed.
+ *
+ * Return: 0, or -ENOMEM (the mount may try again).
+ */
+int ntfs_reparse_index_open(struct ntfs_sb *sbi, struct inode *ext)
+{
+	struct inode *ix = ntfs_r_load(sbi, ext);
+
+	if (IS_ERR(ix) && PTR_ERR(ix) == -ENOMEM)
+		return -ENOMEM;
+	if (IS_ERR(ix)) {
+		pr_warn("ntfs3 (%s): no usable $Extend\\$Reparse (%ld): reparse points are not indexed\n",
+			sbi->sb->s_id, PTR_ERR(ix));
+		ix = NULL;
+	}
+	mutex_lock(&sbi->reparse_lock);
+	iput(sbi->reparse_ix);
+	sbi->reparse_ix = ix;
+	sbi->reparse_tried = true;
+	mutex_unlock(&sbi->reparse_lock);
+	return 0;
+}
+
+/* $R's inode, loaded when the volume was made writable; NULL without one. */
 static struct inode *ntfs_r_get(struct ntfs_sb *sbi)
 {
 	struct inode *ix;
 
 	mutex_lock(&sbi->reparse_lock);
-	if (!sbi->reparse_tried) {
-		ix = ntfs_r_load(sbi);
-		if (IS_ERR(ix)) {
-			/* Out of memory is not the volume's fault: try again. */
-			if (PTR_ERR(ix) == -ENOMEM) {
-				mutex_unlock(&sbi->reparse_lock);
-				return ix;
-			}
-			pr_warn("ntfs3 (%s): no usable $Extend\\$Reparse (%ld): reparse points are not indexed\n",
-				sbi->sb->s_id, PTR_ERR(ix));
-			ix = NULL;
-		}
-		sbi->reparse_ix = ix;
-		sbi->reparse_tried = true;
-	}
 	ix = sbi->reparse_ix;
 	mutex_unlock(&sbi->reparse_lock);
 	return ix;

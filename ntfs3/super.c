@@ -599,6 +599,20 @@ static void ntfs_load_bitmap(struct super_block *sb, struct ntfs_sb *sbi)
 	}
 }
 
+/* $Extend\$Reparse's index, kept in step with the reparse points written. */
+static void ntfs_open_reparse_index(struct super_block *sb, struct ntfs_sb *sbi)
+{
+	struct inode *ext = ntfs_iget(sb, NTFS_EXTEND_INO);
+
+	if (IS_ERR(ext)) {
+		pr_warn("ntfs3 (%s): no $Extend: reparse points are not indexed\n", sb->s_id);
+		sbi->reparse_tried = true;
+		return;
+	}
+	ntfs_reparse_index_open(sbi, ext);
+	iput(ext);
+}
+
 /* Refuse to make a volume writable; returns -EINVAL. */
 static int ntfs_refuse_rw(struct super_block *sb, const char *why)
 {
@@ -634,6 +648,8 @@ static int ntfs_make_writable(struct super_block *sb, struct ntfs_sb *sbi)
 		return ntfs_refuse_rw(sb, "$Bitmap cannot be read");
 	if (ntfs_logfile_reset(sbi))
 		return ntfs_refuse_rw(sb, "the journal cannot be emptied");
+	if (!sbi->reparse_tried)
+		ntfs_open_reparse_index(sb, sbi);
 	sbi->volume_dirtied = false;
 	return 0;
 }

@@ -199,9 +199,13 @@ int ntfs_find_free_record(struct ntfs_sb *sbi, u64 *nr)
 	if (from >= end)
 		from = NTFS_FIRST_FREE_RECORD;
 	err = ntfs_find_clear(sbi->mft_bitmap, from, end, 1, &found, &n);
-	if (!err && found >= end && from > NTFS_FIRST_FREE_RECORD)
+	if (!err && found >= end && from > NTFS_FIRST_FREE_RECORD) {
+		/* The wrapped search ends at @from: "none" comes back as @from. */
 		err = ntfs_find_clear(sbi->mft_bitmap, NTFS_FIRST_FREE_RECORD, from, 1,
 				      &found, &n);
+		if (!err && found >= from)
+			found = end;
+	}
 	if (!err && found >= end)
 		err = -ENOSPC;
 	if (!err)

@@ -15,6 +15,9 @@
 #   FUZZ_CASES    the only case ids to run (to reproduce one)
 #   FUZZ_WALK     parts of the walk to run, a mask (tests/tools/ntfs-mutate.c;
 #                 for timing them; default all)
+#   FUZZ_WRITE    1: each case that mounts also gets the write phase (remount
+#                 read-write, a short workload; default 0 until it has run
+#                 clean over a full seed)
 #
 # The base images (scripts/images/make-fuzz-base.sh) travel in the boot's overlay,
 # not as virtio disks: ntfs-read walks every attached disk.
@@ -42,6 +45,7 @@ overlay() {	# overlay DIR
 	{
 		echo "FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}"
 		echo "FUZZ_WALK=${FUZZ_WALK:-}"
+		echo "FUZZ_WRITE=${FUZZ_WRITE:-0}"
 	} >"$d/env"
 	cp "$d/cases" "$BUILD/fuzz/cases"	# for replaying a case by hand
 }

@@ -425,6 +425,22 @@ static void ntfs_fail_dirs(struct ntfs_trans *t, int err, struct inode *dir, str
 	}
 }
 
+/* Commit a change of directories, or undo their in-memory views; returns err. */
+static int ntfs_end_dirs(struct ntfs_trans *t, int err, struct inode *dir, struct inode *dir2)
+{
+	if (!err)
+		return ntfs_trans_commit(t);
+	ntfs_fail_dirs(t, err, dir, dir2);
+	return err;
+}
+
+/* A directory's times after an entry was added or removed. */
+static void ntfs_dir_changed(struct inode *dir, struct timespec64 ts)
+{
+	inode_set_mtime_to_ts(dir, ts);
+	inode_set_ctime_to_ts(dir, ts);
+}
+
 /* Lock the ni_locks of two files in ascending record order. */
 static void ntfs_lock_two(struct ntfs_inode *a, struct ntfs_inode *b)
 {
@@ -537,14 +553,9 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry,
 	}
 	if (err == -EAGAIN)
 		err = -ENOSPC;
+	err = ntfs_end_dirs(&t, err, dir, NULL);
 	if (!err)
-		err = ntfs_trans_commit(&t);
-	else
-		ntfs_fail_dirs(&t, err, dir, NULL);
-	if (!err) {
-		inode_set_mtime_to_ts(dir, ts);
-		inode_set_ctime_to_ts(dir, ts);
-	}
+		ntfs_dir_changed(dir, ts);
 	mutex_unlock(&dni->ni_lock);
 	if (err)
 		goto out;
@@ -734,13 +745,9 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 		err = ntfs_touch_record(&t, dir, now, true);
 	if (!err && links)
 		err = ntfs_touch_record(&t, inode, now, false);
-	if (!err)
-		err = ntfs_trans_commit(&t);
-	else
-		ntfs_fail_dirs(&t, err, dir, NULL);
+	err = ntfs_end_dirs(&t, err, dir, NULL);
 	if (!err) {
-		inode_set_mtime_to_ts(dir, ts);
-		inode_set_ctime_to_ts(dir, ts);
+		ntfs_dir_changed(dir, ts);
 		inode_set_ctime_to_ts(inode, ts);
 		if (is_dir)
 			clear_nlink(inode);
@@ -840,14 +847,10 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 		err = ntfs_touch_record(&t, dir, now, true);
 	if (!err)
 		err = ntfs_touch_record(&t, inode, now, false);
-	if (!err)
-		err = ntfs_trans_commit(&t);
-	else
-		ntfs_fail_dirs(&t, err, dir, NULL);
+	err = ntfs_end_dirs(&t, err, dir, NULL);
 	if (!err) {
 		inc_nlink(inode);
-		inode_set_mtime_to_ts(dir, ts);
-		inode_set_ctime_to_ts(dir, ts);
+		ntfs_dir_changed(dir, ts);
 		inode_set_ctime_to_ts(inode, ts);
 		ihold(inode);
 		d_instantiate(dentry, inode);
@@ -888,10 +891,8 @@ static int ntfs_rename_names(struct ntfs_trans *t, struct inode *old_dir, struct
 static void ntfs_renamed(struct inode *old_dir, struct inode *new_dir, struct inode *inode,
 			 struct inode *target, unsigned int flags, struct timespec64 ts)
 {
-	inode_set_mtime_to_ts(old_dir, ts);
-	inode_set_ctime_to_ts(old_dir, ts);
-	inode_set_mtime_to_ts(new_dir, ts);
-	inode_set_ctime_to_ts(new_dir, ts);
+	ntfs_dir_changed(old_dir, ts);
+	ntfs_dir_changed(new_dir, ts);
 	inode_set_ctime_to_ts(inode, ts);
 	if (!target)
 		return;
@@ -927,10 +928,7 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 		return err;
 	ntfs_lockset_lock(&ls, all, ARRAY_SIZE(all));
 	err = ntfs_rename_names(&t, old_dir, old, new_dir, new, flags, now);
-	if (!err)
-		err = ntfs_trans_commit(&t);
-	else
-		ntfs_fail_dirs(&t, err, old_dir, new_dir);
+	err = ntfs_end_dirs(&t, err, old_dir, new_dir);
 	if (!err)
 		ntfs_renamed(old_dir, new_dir, inode, target, flags, ts);
 	ntfs_lockset_unlock(&ls);

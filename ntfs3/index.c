@@ -645,6 +645,7 @@ struct ntfs_itree {
 	ntfs_ix_cmp_t cmp;		/* the index's order */
 	bool (*key_ok)(const struct ntfs_index_entry *e);	/* key inside entry */
 	const void *key;		/* what the walk looks for */
+	void *owned_key;		/* @key, when the tree allocated it */
 	u32 min_key;			/* shortest key the index has */
 	u8 shift;			/* VCN units: cluster or 512 bytes */
 	int depth;			/* deepest level of the path */
@@ -1499,6 +1500,7 @@ static void ntfs_itree_end(struct ntfs_itree *tr)
 {
 	if (!IS_ERR_OR_NULL(tr)) {
 		kfree(tr->scratch);
+		kfree(tr->owned_key);
 		kfree(tr);
 	}
 }
@@ -1544,17 +1546,28 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 	return tr;
 }
 
-/* A $FILE_NAME from a caller: its name fits, so its key is what it says. */
-static int ntfs_i30_key_new(struct ntfs_sb *sbi, const struct ntfs_file_name *fn,
-			    struct ntfs_i30_key **key)
+/*
+ * Start a change of @dir's $I30 index for the entry of $FILE_NAME @fn (its
+ * name fits, so its key is what it says); ntfs_itree_end() frees the key.
+ */
+static struct ntfs_itree *ntfs_i30_open(struct ntfs_trans *t, struct inode *dir,
+					const struct ntfs_file_name *fn)
 {
+	struct ntfs_i30_key *key;
+	struct ntfs_itree *tr;
+
 	if (!fn->name_length)
-		return -EINVAL;
-	*key = kmalloc(sizeof(**key), GFP_NOFS);
-	if (!*key)
-		return -ENOMEM;
-	ntfs_i30_key_init(*key, sbi, fn);
-	return 0;
+		return ERR_PTR(-EINVAL);
+	key = kmalloc(sizeof(*key), GFP_NOFS);
+	if (!key)
+		return ERR_PTR(-ENOMEM);
+	ntfs_i30_key_init(key, NTFS_SB(dir->i_sb), fn);
+	tr = ntfs_itree_start(t, dir, key);
+	if (IS_ERR(tr))
+		kfree(key);
+	else
+		tr->owned_key = key;
+	return tr;
 }
 
 /**
@@ -1576,15 +1589,10 @@ int ntfs_index_insert(struct ntfs_trans *t, struct inode *dir,
 		      const struct ntfs_file_name *fn, u64 ref)
 {
 	u32 klen = sizeof(*fn) + 2 * fn->name_length;
+	struct ntfs_itree *tr = ntfs_i30_open(t, dir, fn);
+	int err = PTR_ERR_OR_ZERO(tr);
 	struct ntfs_index_entry *e;
-	struct ntfs_i30_key *key;
-	struct ntfs_itree *tr;
-	int err = ntfs_i30_key_new(NTFS_SB(dir->i_sb), fn, &key);
 
-	if (err)
-		return err;
-	tr = ntfs_itree_start(t, dir, key);
-	err = PTR_ERR_OR_ZERO(tr);
 	if (!err)
 		err = ntfs_itree_walk(tr);
 	if (err > 0)
@@ -1601,7 +1609,6 @@ int ntfs_index_insert(struct ntfs_trans *t, struct inode *dir,
 	if (!err)
 		err = ntfs_itree_finish(tr, true);
 	ntfs_itree_end(tr);
-	kfree(key);
 	return err;
 }
 
@@ -1634,15 +1641,10 @@ static int ntfs_itree_find_ref(struct ntfs_itree *tr, u64 ref)
 int ntfs_index_delete(struct ntfs_trans *t, struct inode *dir,
 		      const struct ntfs_file_name *fn, u64 ref)
 {
-	struct ntfs_i30_key *key;
-	struct ntfs_itree *tr;
-	int err = ntfs_i30_key_new(NTFS_SB(dir->i_sb), fn, &key);
+	struct ntfs_itree *tr = ntfs_i30_open(t, dir, fn);
+	int err = PTR_ERR_OR_ZERO(tr);
 	int tries;
 
-	if (err)
-		return err;
-	tr = ntfs_itree_start(t, dir, key);
-	err = PTR_ERR_OR_ZERO(tr);
 	/* Each empty leaf met is fixed before the next try: bounded by depth. */
 	for (tries = 0; !err; tries++) {
 		if (tries > NTFS_MAX_INDEX_DEPTH) {
@@ -1661,7 +1663,6 @@ int ntfs_index_delete(struct ntfs_trans *t, struct inode *dir,
 	if (!err)
 		err = ntfs_itree_finish(tr, true);
 	ntfs_itree_end(tr);
-	kfree(key);
 	return err;
 }
 
@@ -1678,15 +1679,10 @@ int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 		      const struct ntfs_file_name *fn, u64 ref)
 {
 	u32 klen = sizeof(*fn) + 2 * fn->name_length;
+	struct ntfs_itree *tr = ntfs_i30_open(t, dir, fn);
+	int err = PTR_ERR_OR_ZERO(tr);
 	struct ntfs_index_entry *e;
-	struct ntfs_i30_key *key;
-	struct ntfs_itree *tr;
-	int err = ntfs_i30_key_new(NTFS_SB(dir->i_sb), fn, &key);
 
-	if (err)
-		return err;
-	tr = ntfs_itree_start(t, dir, key);
-	err = PTR_ERR_OR_ZERO(tr);
 	if (!err)
 		err = ntfs_itree_find_ref(tr, ref);
 	if (!err) {
@@ -1696,7 +1692,6 @@ int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 		err = ntfs_itree_finish(tr, false);
 	}
 	ntfs_itree_end(tr);
-	kfree(key);
 	return err;
 }
 

@@ -922,9 +922,13 @@ struct ww_shared {
 	ktime_t end;
 };
 
+/* What a context is doing, for the hang report. */
 struct ww_thread {
 	struct ww_shared *s;
 	u32 seed;
+	struct ww_acquire_ctx *ctx;	/* while in a round */
+	int waiting;			/* lock index being taken, or -1 */
+	bool held[WW_LOCKS];
 };
 
 struct ww_run {
@@ -932,6 +936,19 @@ struct ww_run {
 	struct ww_thread th[WW_THREADS];
 	struct task_struct *tasks[WW_THREADS];
 };
+
+/* The task owning @lock, read racily for the hang report. */
+static int ww_lock_owner_pid(struct ww_mutex *lock)
+{
+	struct task_struct *owner;
+
+#ifdef CONFIG_PREEMPT_RT
+	owner = (struct task_struct *)((unsigned long)READ_ONCE(lock->base.rtmutex.owner) & ~1UL);
+#else
+	owner = (struct task_struct *)(atomic_long_read(&lock->base.owner) & ~0x07UL);
+#endif
+	return owner ? owner->pid : 0;
+}
 
 static void ww_unlock_all(struct ww_shared *s, bool *held)
 {
@@ -946,20 +963,24 @@ static void ww_unlock_all(struct ww_shared *s, bool *held)
 }
 
 /* One round: lock @n locks in the order of @order, backing off on -EDEADLK. */
-static int ww_round(struct ww_shared *s, const int *order, int n)
+static int ww_round(struct ww_thread *t, const int *order, int n)
 {
+	struct ww_shared *s = t->s;
 	struct ww_acquire_ctx ctx;
-	bool held[WW_LOCKS] = { };
+	bool *held = t->held;
 	int contended = -1;
 	int i, err = 0, idx;
 
 	ww_acquire_init(&ctx, s->class);
+	WRITE_ONCE(t->ctx, &ctx);
 retry:
 	for (i = 0; i < n; i++) {
 		idx = order[i];
 		if (idx == contended)
 			continue;	/* taken by ww_mutex_lock_slow() below */
+		WRITE_ONCE(t->waiting, idx);
 		err = ww_mutex_lock(&s->locks[idx], &ctx);
+		WRITE_ONCE(t->waiting, -1);
 		if (!err) {
 			held[idx] = true;
 			continue;
@@ -972,7 +993,9 @@ retry:
 		ww_unlock_all(s, held);
 		if (ktime_after(ktime_get(), s->end))
 			goto out;
+		WRITE_ONCE(t->waiting, idx);
 		ww_mutex_lock_slow(&s->locks[idx], &ctx);
+		WRITE_ONCE(t->waiting, -1);
 		held[idx] = true;
 		contended = idx;
 		goto retry;
@@ -988,6 +1011,7 @@ retry:
 	err = 0;
 out:
 	ww_unlock_all(s, held);
+	WRITE_ONCE(t->ctx, NULL);
 	ww_acquire_fini(&ctx);
 	return err;
 }
@@ -1013,7 +1037,7 @@ static int ww_worker(void *arg)
 			order[j] = tmp;
 		}
 		n = 2 + prandom_u32_state(&rnd) % (WW_MAX_HOLD - 1);
-		if (ww_round(s, order, n))
+		if (ww_round(t, order, n))
 			break;
 		atomic_inc(&s->rounds);
 		cond_resched();
@@ -1021,6 +1045,51 @@ static int ww_worker(void *arg)
 	if (atomic_dec_and_test(&s->running))
 		complete(&s->done);
 	return 0;
+}
+
+/* Which context @ctx belongs to: -1 for none, WW_THREADS for a stranger. */
+static int ww_ctx_thread(struct ww_run *run, struct ww_acquire_ctx *ctx)
+{
+	int i;
+
+	if (!ctx)
+		return -1;
+	for (i = 0; i < WW_THREADS; i++)
+		if (READ_ONCE(run->th[i].ctx) == ctx)
+			return i;
+	return WW_THREADS;
+}
+
+/*
+ * Who waits for which lock, who owns it, what each holds and whether it
+ * was wounded: a deadlock shows as a cycle, and the older context of it
+ * should have wounded (or made die) the younger one.
+ */
+static void ww_hang_report(struct ww_run *run)
+{
+	struct ww_acquire_ctx *ctx;
+	struct ww_thread *t;
+	char held[WW_LOCKS * 3 + 1];
+	int i, j, len, w;
+
+	for (i = 0; i < WW_THREADS; i++) {
+		t = &run->th[i];
+		ctx = READ_ONCE(t->ctx);
+		w = READ_ONCE(t->waiting);
+		len = 0;
+		for (j = 0; j < WW_LOCKS; j++)
+			if (t->held[j])
+				len += scnprintf(held + len, sizeof(held) - len, " %d", j);
+		held[len] = 0;
+		pr_info("ww context %d (pid %d, prio %d, normal %d): waits for lock %d owned by pid %d (lock ctx of context %d), holds%s; stamp %lu acquired %u wounded %u\n",
+			i, run->tasks[i]->pid, run->tasks[i]->prio,
+			run->tasks[i]->normal_prio, w,
+			w < 0 ? -1 : ww_lock_owner_pid(&run->s.locks[w]),
+			w < 0 ? -2 : ww_ctx_thread(run, READ_ONCE(run->s.locks[w].ctx)),
+			len ? held : " nothing",
+			ctx ? ctx->stamp : 0, ctx ? ctx->acquired : 0,
+			ctx ? ctx->wounded : 0);
+	}
 }
 
 static void ww_one(const char *name, struct ww_class *class)
@@ -1050,6 +1119,7 @@ static void ww_one(const char *name, struct ww_class *class)
 	for (i = 0; i < WW_THREADS; i++) {
 		th[i].s = s;
 		th[i].seed = 0x5eed0000 + i;
+		th[i].waiting = -1;
 		/* ww_rt: half of them SCHED_FIFO (RT orders contexts by priority first) */
 		tasks[i] = make_thread(ww_worker, &th[i], "hx_ww", -1,
 				       (ww_rt && (i & 1)) ? LOW_RTPRIO + i : 0);
@@ -1065,6 +1135,7 @@ static void ww_one(const char *name, struct ww_class *class)
 		       "%d of %d contexts still running after %d ms (deadlock?), %d rounds done, %d -EDEADLK backoffs",
 		       atomic_read(&s->running), WW_THREADS, WW_BOUND_MS + 30000,
 		       atomic_read(&s->rounds), atomic_read(&s->deadlks));
+		ww_hang_report(run);
 		hang_report(tasks, WW_THREADS);
 		return;
 	}

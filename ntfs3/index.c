@@ -1102,7 +1102,7 @@ static int ntfs_itree_push_down(struct ntfs_itree *tr)
 {
 	struct ntfs_index_header *rh = tr->lvl[0].h, *bh, *s = (void *)tr->scratch;
 	bool children = ntfs_ix_children(rh);
-	u32 ofs = tr->lvl[0].ofs;
+	u32 ofs = tr->lvl[0].ofs, need;
 	u64 vcn;
 	int err;
 
@@ -1113,6 +1113,17 @@ static int ntfs_itree_push_down(struct ntfs_itree *tr)
 	 * full record may have no room for the block's allocation otherwise.
 	 */
 	memcpy(s, rh, ntfs_ix_used(rh));
+	/*
+	 * The root's end entry gains a child pointer: an empty leaf root
+	 * (its first entry is long) has no room for those 8 bytes yet.
+	 */
+	need = ntfs_ix_first(rh) + NTFS_IE_HDR + 8;
+	if (le32_to_cpu(rh->allocated_size) < need) {
+		err = ntfs_itree_root_resize(tr, need);
+		if (err)
+			return err;
+		rh = tr->lvl[0].h;
+	}
 	ntfs_ix_init(rh, ntfs_ix_first(rh), le32_to_cpu(rh->allocated_size), true, 0);
 	err = ntfs_itree_root_shrink(tr);
 	if (!err)

@@ -456,12 +456,32 @@ static void ntfs_unlock_two(struct ntfs_inode *a, struct ntfs_inode *b)
 	mutex_unlock(&b->ni_lock);
 }
 
-/* What a new file is: a file, a directory, or a file with a reparse point. */
+/*
+ * What a new file is: a file, a directory, or a file with a reparse point
+ * (a symlink, or with @special a FIFO, socket or device node).
+ */
 struct ntfs_new_kind {
 	bool dir;
-	const struct ntfs_reparse *rp;	/* symlink: its reparse point */
+	const struct ntfs_reparse *rp;	/* its reparse point */
 	u32 rp_len;
+	umode_t special;		/* mknod: type and permissions */
+	dev_t rdev;
 };
+
+/*
+ * The attributes a new file's names carry.  WSL marks its FIFOs, sockets
+ * and device nodes recall-on-open as well; ntfs-3g knows them by that too.
+ */
+static u32 ntfs_new_attrs(const struct ntfs_new_kind *kind)
+{
+	u32 attrs = kind->dir ? FILE_ATTRIBUTE_DUP_DIRECTORY : FILE_ATTRIBUTE_ARCHIVE;
+
+	if (kind->rp)
+		attrs |= FILE_ATTRIBUTE_REPARSE_POINT;
+	if (kind->special)
+		attrs |= FILE_ATTRIBUTE_RECALL_ON_OPEN;
+	return attrs;
+}
 
 /* Give a new file its reparse point; it is a reparse point in every copy. */
 static int ntfs_add_reparse(struct ntfs_trans *t, struct ntfs_record *r,
@@ -479,7 +499,7 @@ static int ntfs_add_reparse(struct ntfs_trans *t, struct ntfs_record *r,
 	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
 	if (!si)
 		return -EIO;
-	si->attributes |= cpu_to_le32(FILE_ATTRIBUTE_REPARSE_POINT);
+	si->attributes |= cpu_to_le32(ntfs_new_attrs(kind) & ~FILE_ATTRIBUTE_ARCHIVE);
 	return ntfs_reparse_index_add(t, le32_to_cpu(kind->rp->tag), ref);
 }
 
@@ -529,9 +549,7 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry,
 	int err, tries;
 	u64 nr;
 
-	attrs = kind->dir ? FILE_ATTRIBUTE_DUP_DIRECTORY : FILE_ATTRIBUTE_ARCHIVE;
-	if (kind->rp)
-		attrs |= FILE_ATTRIBUTE_REPARSE_POINT;
+	attrs = ntfs_new_attrs(kind);
 	fn = ntfs_new_fn(dir, &dentry->d_name, attrs, now, &fn_size);
 	if (IS_ERR(fn))
 		return PTR_ERR(fn);
@@ -563,6 +581,14 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry,
 	if (IS_ERR(inode)) {
 		err = PTR_ERR(inode);
 		goto out;
+	}
+	/* Special before the dentry takes the inode's type. */
+	if (kind->special) {
+		err = ntfs_wsl_make_special(inode, kind->special, kind->rdev);
+		if (err) {
+			iput(inode);
+			goto out;
+		}
 	}
 	d_instantiate(dentry, inode);
 out:
@@ -600,6 +626,38 @@ static int ntfs_symlink(struct mnt_idmap *idmap, struct inode *dir, struct dentr
 	err = ntfs_new_entry(dir, dentry, &link);
 	kfree(rp);
 	return err;
+}
+
+/*
+ * mknod: FIFOs, sockets and device nodes as WSL stores them, a reparse
+ * point with no data whose tag names the type, plus WSL's EAs.
+ */
+static int ntfs_mknod(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
+		      umode_t mode, dev_t rdev)
+{
+	struct ntfs_reparse rp = {};
+	struct ntfs_new_kind kind = { .rp = &rp, .rp_len = sizeof(rp), .special = mode,
+				      .rdev = rdev };
+
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return ntfs_create(idmap, dir, dentry, mode, true);
+	case S_IFIFO:
+		rp.tag = cpu_to_le32(IO_REPARSE_TAG_LX_FIFO);
+		break;
+	case S_IFSOCK:
+		rp.tag = cpu_to_le32(IO_REPARSE_TAG_AF_UNIX);
+		break;
+	case S_IFCHR:
+		rp.tag = cpu_to_le32(IO_REPARSE_TAG_LX_CHR);
+		break;
+	case S_IFBLK:
+		rp.tag = cpu_to_le32(IO_REPARSE_TAG_LX_BLK);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return ntfs_new_entry(dir, dentry, &kind);
 }
 
 /* Whether $FILE_NAME @fn is the name @u (@n units) in directory @dir. */
@@ -1046,6 +1104,7 @@ const struct inode_operations ntfs_dir_iops = {
 	.create		= ntfs_create,
 	.mkdir		= ntfs_mkdir,
 	.symlink	= ntfs_symlink,
+	.mknod		= ntfs_mknod,
 	.link		= ntfs_link,
 	.unlink		= ntfs_unlink,
 	.rmdir		= ntfs_rmdir,

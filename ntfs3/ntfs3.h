@@ -558,6 +558,7 @@ int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 extern const struct xattr_handler * const ntfs_xattr_handlers[];
 ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
 void ntfs_apply_wsl_ea(struct inode *inode);
+int ntfs_wsl_make_special(struct inode *inode, umode_t mode, dev_t rdev);
 int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr);
 
 /* file.c */

@@ -132,13 +132,21 @@ static umode_t ntfs_wsl_perm(struct inode *inode, u32 v, bool is_dir)
 	return v & 07777;
 }
 
-/* $LXDEV: major and minor of a device node, if present and representable. */
+/*
+ * $LXDEV: major and minor of a device node, if present and representable.
+ * WSL writes two 32-bit numbers; the in-tree ntfs3 writes one, the kernel's
+ * own dev_t encoding (major << 20 | minor), which is read as well.
+ */
 static bool ntfs_wsl_dev(const void *buf, u32 len, dev_t *dev)
 {
 	const struct ntfs_ea *ea = ntfs_find_ea(buf, len, "$LXDEV");
 	u32 major, minor;
 
 	*dev = 0;
+	if (!IS_ERR_OR_NULL(ea) && le16_to_cpu(ea->value_length) == 4) {
+		*dev = (dev_t)get_unaligned_le32(ntfs_ea_value(ea));
+		return true;
+	}
 	if (IS_ERR_OR_NULL(ea) || le16_to_cpu(ea->value_length) < 8)
 		return false;
 	major = get_unaligned_le32(ntfs_ea_value(ea));
@@ -798,6 +806,45 @@ static int ntfs_wsl_store(struct ntfs_trans *t, struct inode *inode, unsigned in
 	return nr ? ntfs_ea_apply(t, inode, ops, nr, 0, moved) : 0;
 }
 
+/* The reparse tags WSL gives FIFOs, sockets and device nodes. */
+static bool ntfs_wsl_special_tag(u32 tag)
+{
+	return tag == IO_REPARSE_TAG_LX_FIFO || tag == IO_REPARSE_TAG_AF_UNIX ||
+	       tag == IO_REPARSE_TAG_LX_CHR || tag == IO_REPARSE_TAG_LX_BLK;
+}
+
+/**
+ * ntfs_wsl_make_special() - Give a new file the EAs of a WSL special file
+ * @inode:	the new file, a reparse point with the WSL tag of its type
+ * @mode:	its type and permission bits
+ * @rdev:	its device numbers, for character and block devices
+ *
+ * WSL knows a FIFO, socket or device node by that tag and by $LXMOD, the
+ * whole st_mode; $LXDEV holds major and minor, $LXUID and $LXGID the owner
+ * the file shows.  The inode turns special once they are written.
+ *
+ * Return: 0, -ENOSPC, -ENOMEM, -EIO.
+ */
+int ntfs_wsl_make_special(struct inode *inode, umode_t mode, dev_t rdev)
+{
+	__le32 uid = cpu_to_le32(from_kuid(&init_user_ns, inode->i_uid));
+	__le32 gid = cpu_to_le32(from_kgid(&init_user_ns, inode->i_gid));
+	__le32 dev[2] = { cpu_to_le32(MAJOR(rdev)), cpu_to_le32(MINOR(rdev)) };
+	__le32 lxmod = cpu_to_le32(mode);
+	struct ntfs_ea_op ops[] = {
+		{ "$LXUID", 6, &uid, 4 },
+		{ "$LXGID", 6, &gid, 4 },
+		{ "$LXMOD", 6, &lxmod, 4 },
+		{ "$LXDEV", 6, dev, sizeof(dev) },
+	};
+	int err = ntfs_ea_change(inode, ops, S_ISCHR(mode) || S_ISBLK(mode) ? 4 : 3,
+				 XATTR_CREATE);
+
+	if (!err)
+		init_special_inode(inode, mode, rdev);
+	return err;
+}
+
 /* The WSL EAs and, for a file's mode, the read-only flag; one transaction. */
 static int ntfs_store_ids(struct inode *inode, unsigned int valid)
 {
@@ -840,7 +887,8 @@ static int ntfs_store_ids(struct inode *inode, unsigned int valid)
  * The EAs are stored even when uid=, gid=, umask=, fmask= or dmask= were
  * given: the read path then ignores them, a mount without the options
  * applies them.  Objects with a reparse point (symlinks, junctions) keep
- * the change in memory only: NTFS gives them no EAs.  Metafiles (shown
+ * the change in memory only: NTFS gives them no EAs; WSL's FIFOs, sockets
+ * and device nodes are reparse points with EAs and store it.  Metafiles (shown
  * with showmeta) refuse the change.
  *
  * Return: 0, -EPERM for a metafile, or an error with owner, group and
@@ -852,12 +900,15 @@ int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr 
 	umode_t mode = inode->i_mode;
 	kuid_t uid = inode->i_uid;
 	kgid_t gid = inode->i_gid;
+	u32 tag;
 	int err;
 
 	if (valid && ntfs_is_metafile(inode))
 		return -EPERM;
 	setattr_copy(idmap, inode, attr);
-	if (!valid || NTFS_I(inode)->reparse_tag)
+	/* Links and other reparse points keep no mode; WSL's special files do. */
+	tag = NTFS_I(inode)->reparse_tag;
+	if (!valid || (tag && !ntfs_wsl_special_tag(tag)))
 		return 0;
 	err = ntfs_store_ids(inode, valid);
 	if (err) {

@@ -127,8 +127,10 @@ def visit(rel):
         t = symlink_target(p, rel)
         man.append(b"\t".join((b"l", rel, b"%d" % len(t), b"-", b"%d" % st.st_nlink, t)))
     else:
-        man.append(b"\t".join((b"o", rel, b"%d" % st.st_size, b"-", b"%d" % st.st_nlink,
-                               b"%o" % stat.S_IFMT(m))))
+        kind = b"%o" % stat.S_IFMT(m)
+        if stat.S_ISCHR(m) or stat.S_ISBLK(m):
+            kind += b":%d,%d" % (os.major(st.st_rdev), os.minor(st.st_rdev))
+        man.append(b"\t".join((b"o", rel, b"%d" % st.st_size, b"-", b"%d" % st.st_nlink, kind)))
     if not stat.S_ISLNK(m):
         ea = xattr(p, "system.ntfs_ea")
         off = 0

@@ -3,8 +3,8 @@
 # create, write, overwrite, append, truncate up and down, unlink, mkdir,
 # rmdir (ENOTEMPTY), rename (same and cross directory, over a file, over an
 # empty directory, RENAME_NOREPLACE, RENAME_EXCHANGE), hard links and
-# their counts, relative and absolute symlinks, user.* xattrs set, replaced
-# and removed.  Frame and comparisons: tests/include/ntfs-write.sh.
+# their counts, relative and absolute symlinks, FIFOs, sockets and device
+# nodes (mknod), user.* xattrs set, replaced and removed.  Frame and comparisons: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
 workload() {
@@ -95,6 +95,18 @@ workload() {
 	x EEXIST "a symlink over an existing name" symlink data "$d/rel"
 	is "$(stat -c %s "$d/data")" "reading through the symlink" stat -L -c %s "$d/rel"
 	x OK "rename a symlink" rename "$d/dangling" "$d/dir/dangling2"
+
+	# special files, stored as WSL stores them (reparse tag and $LX* EAs)
+	x OK "mknod a FIFO" mknod "$d/fifo" p 0 0
+	x OK "mknod a socket" mknod "$d/sock" s 0 0
+	x OK "mknod a character device 1,3" mknod "$d/chr" c 1 3
+	x OK "mknod a block device 7,0" mknod "$d/blk" b 7 0
+	x EEXIST "mknod over an existing name" mknod "$d/fifo" p 0 0
+	x OK "rename a FIFO across directories" rename "$d/fifo" "$d/dir/fifo2"
+	x OK "a FIFO to remove" mknod "$d/fifo3" p 0 0
+	x OK "unlink it" unlink "$d/fifo3"
+	v "chmod 600 a device node" chmod 600 "$d/chr"
+	is 600 "its mode is 600" stat -c %a "$d/chr"
 
 	# xattrs
 	x OK "set user.color" setxattr "$d/data" user.color blue

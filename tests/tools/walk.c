@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -138,6 +139,10 @@ static void do_entry(int dirfd, const char *name, const char *path)
 		}
 		printf("f\t%s\t%lld\t%s\t%lu\t-\n", path, (long long)st.st_size, hash,
 		       (unsigned long)st.st_nlink);
+	} else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		printf("o\t%s\t%lld\t-\t%lu\t%o:%u,%u\n", path, (long long)st.st_size,
+		       (unsigned long)st.st_nlink, st.st_mode & S_IFMT, major(st.st_rdev),
+		       minor(st.st_rdev));
 	} else {
 		printf("o\t%s\t%lld\t-\t%lu\t%o\n", path, (long long)st.st_size,
 		       (unsigned long)st.st_nlink, st.st_mode & S_IFMT);

@@ -132,21 +132,13 @@ static umode_t ntfs_wsl_perm(struct inode *inode, u32 v, bool is_dir)
 	return v & 07777;
 }
 
-/*
- * $LXDEV: major and minor of a device node, if present and representable.
- * WSL writes two 32-bit numbers; the in-tree ntfs3 writes one, the kernel's
- * own dev_t encoding (major << 20 | minor), which is read as well.
- */
+/* $LXDEV: major and minor of a device node, if present and representable. */
 static bool ntfs_wsl_dev(const void *buf, u32 len, dev_t *dev)
 {
 	const struct ntfs_ea *ea = ntfs_find_ea(buf, len, "$LXDEV");
 	u32 major, minor;
 
 	*dev = 0;
-	if (!IS_ERR_OR_NULL(ea) && le16_to_cpu(ea->value_length) == 4) {
-		*dev = (dev_t)get_unaligned_le32(ntfs_ea_value(ea));
-		return true;
-	}
 	if (IS_ERR_OR_NULL(ea) || le16_to_cpu(ea->value_length) < 8)
 		return false;
 	major = get_unaligned_le32(ntfs_ea_value(ea));

@@ -312,6 +312,8 @@ static int ntfs_check_writable(struct inode *inode)
 				     "writing to a compressed file is not supported yet");
 		return -EOPNOTSUPP;
 	}
+	/* Whatever the caller changes, the names' copies follow at close. */
+	set_bit(NTFS_NI_DUP_STALE, &ni->flags);
 	return 0;
 }
 
@@ -395,6 +397,16 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
 	return err;
 }
 
+/* After a size change: the names' copies, without waiting for a directory. */
+static void ntfs_setattr_dup(struct dentry *dentry, struct inode *inode)
+{
+	struct dentry *parent = dget_parent(dentry);
+	struct inode *dir = d_inode(parent);
+
+	ntfs_update_dup(inode, dir && dir != inode ? dir : NULL, false);
+	dput(parent);
+}
+
 /**
  * ntfs_setattr() - chmod, chown, utimes and truncate
  * @idmap:	idmap of the mount
@@ -421,6 +433,8 @@ int ntfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry, struct iattr *a
 		err = ntfs_truncate(inode, attr->ia_size);
 		if (err)
 			return err;
+		/* truncate(2) closes no file: the names' copies follow now. */
+		ntfs_setattr_dup(dentry, inode);
 	}
 	err = ntfs_setattr_ids(idmap, inode, attr);
 	if (err)
@@ -685,8 +699,29 @@ long ntfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return -ENOTTY;
 }
 
+/*
+ * The last close of a written file copies its sizes and times into its
+ * names (Windows lists directories from those copies; see
+ * ntfs_update_dup()).  An error is not the closer's: the copies stay.
+ */
+static int ntfs_file_release(struct inode *inode, struct file *file)
+{
+	struct dentry *parent;
+	struct inode *dir;
+
+	if (!(file->f_mode & FMODE_WRITE) || sb_rdonly(inode->i_sb) ||
+	    !test_and_clear_bit(NTFS_NI_DUP_STALE, &NTFS_I(inode)->flags))
+		return 0;
+	parent = dget_parent(file->f_path.dentry);
+	dir = d_inode(parent);
+	ntfs_update_dup(inode, dir && dir != inode ? dir : NULL, true);
+	dput(parent);
+	return 0;
+}
+
 const struct file_operations ntfs_file_fops = {
 	.open		= ntfs_file_open,
+	.release	= ntfs_file_release,
 	.llseek		= ntfs_file_llseek,
 	.read_iter	= ntfs_file_read_iter,
 	.write_iter	= ntfs_file_write_iter,

@@ -55,6 +55,7 @@ struct inode *ntfs_alloc_inode(struct super_block *sb)
 	ni->attributes = 0;
 	ni->security_id = 0;
 	ni->reparse_tag = 0;
+	ni->flags = 0;
 	ni->link_drive_rooted = false;
 	ni->dir_record = false;
 	ni->link = NULL;
@@ -146,6 +147,166 @@ int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc)
 		ntfs_trans_fail(&t, err);
 	mutex_unlock(&ni->ni_lock);
 	return err;
+}
+
+/* Copy the file's times, sizes and attributes into its name @fn. */
+static void ntfs_fill_dup(struct inode *inode, struct ntfs_file_name *fn)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	struct ntfs_stream *ns = &ni->stream;
+
+	fn->data_time = ntfs_time_to_disk(inode_get_mtime(inode));
+	fn->mft_time = ntfs_time_to_disk(inode_get_ctime(inode));
+	fn->access_time = ntfs_time_to_disk(inode_get_atime(inode));
+	fn->data_size = cpu_to_le64(ns->resident ? ns->data_size : i_size_read(inode));
+	fn->allocated_size = cpu_to_le64(ns->resident ? 0 : ns->alloc_size);
+	fn->attributes = cpu_to_le32(ni->attributes & ~FILE_ATTRIBUTE_DIRECTORY);
+}
+
+/*
+ * Update every name of @inode in directory @dir: the $FILE_NAME in the
+ * base record and its entry in @dir's index.  Both ni_locks are held.
+ */
+static int ntfs_update_names_in(struct ntfs_trans *t, struct inode *dir, struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	u64 ref = ni->record | (u64)ni->seq << 48;
+	struct ntfs_record *r = ntfs_trans_record(t, ni->record);
+	struct ntfs_attr *a = NULL;
+	struct ntfs_file_name *fn;
+	u32 len;
+	int err = 0;
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	while (!err && (a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME || a->non_resident)
+			continue;
+		len = le32_to_cpu(a->r.value_length);
+		fn = ntfs_attr_value(a, sizeof(*fn));
+		if (!fn || len < sizeof(*fn) + 2 * fn->name_length ||
+		    NTFS_REF_RECORD(le64_to_cpu(fn->parent)) != NTFS_I(dir)->record)
+			continue;
+		ntfs_fill_dup(inode, fn);
+		err = ntfs_index_update(t, dir, fn, ref);
+		/* A name the index lacks was reported; the others still count. */
+		if (err == -ENOENT)
+			err = 0;
+	}
+	return IS_ERR(a) ? PTR_ERR(a) : err;
+}
+
+/*
+ * Update the names of @inode in @dir: its i_rwsem (or -EBUSY when @wait
+ * is false and another task holds it), then both ni_locks.
+ */
+static int ntfs_update_dup_in(struct inode *dir, struct inode *inode, bool wait)
+{
+	struct ntfs_inode *ni = NTFS_I(inode), *dni = NTFS_I(dir);
+	struct ntfs_inode *lo = ni->record < dni->record ? ni : dni;
+	struct ntfs_inode *hi = lo == ni ? dni : ni;
+	struct ntfs_trans t;
+	int err;
+
+	if (!wait && !inode_trylock(dir))
+		return -EBUSY;
+	if (wait)
+		inode_lock(dir);
+	err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+	if (err)
+		goto out;
+	mutex_lock(&lo->ni_lock);
+	mutex_lock_nested(&hi->ni_lock, SINGLE_DEPTH_NESTING);
+	err = ntfs_update_names_in(&t, dir, inode);
+	if (!err) {
+		err = ntfs_trans_commit(&t);
+	} else {
+		ntfs_trans_fail(&t, err);
+		ntfs_index_forget(dir);
+	}
+	mutex_unlock(&hi->ni_lock);
+	mutex_unlock(&lo->ni_lock);
+out:
+	inode_unlock(dir);
+	return err;
+}
+
+/* The directories of @inode's names (up to @max, without repeats). */
+static int ntfs_name_parents(struct inode *inode, u64 *dirs, int max)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+	const struct ntfs_file_name *fn;
+	struct ntfs_attr *a = NULL;
+	struct ntfs_record *r;
+	struct ntfs_trans t;
+	int n = 0, i, err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+	u64 p;
+
+	if (err)
+		return err;
+	mutex_lock(&ni->ni_lock);
+	r = ntfs_trans_record(&t, ni->record);
+	while (!IS_ERR(r) && n < max && (a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME || a->non_resident)
+			continue;
+		fn = ntfs_attr_value(a, sizeof(*fn));
+		if (!fn)
+			continue;
+		p = NTFS_REF_RECORD(le64_to_cpu(fn->parent));
+		for (i = 0; i < n && dirs[i] != p; i++)
+			;
+		if (i == n)
+			dirs[n++] = p;
+	}
+	ntfs_trans_abort(&t);
+	mutex_unlock(&ni->ni_lock);
+	return IS_ERR(r) ? PTR_ERR(r) : n;
+}
+
+/* Directories whose names of one file are brought up to date at a time. */
+#define NTFS_DUP_DIRS	8
+
+/**
+ * ntfs_update_dup() - Copy a file's sizes and times to its names
+ * @inode:	a regular file that was written
+ * @hint:	the directory it was opened through, or NULL
+ * @wait:	false when the caller holds @inode's i_rwsem: a directory's
+ *		i_rwsem comes before it, so a busy one is skipped (and the
+ *		file marked for its next close)
+ *
+ * NTFS keeps a copy of the sizes, times and attributes of a file in each
+ * of its $FILE_NAME attributes and in each name's directory entry, which
+ * Windows lists a directory from.  Create, link and rename write them;
+ * this brings them up to date after the data changed (called when a file
+ * opened for writing is closed): the names in @hint and in every other
+ * directory of the file that is in the inode cache (the first
+ * NTFS_DUP_DIRS directories); a name in a directory nobody has looked at
+ * since the mount keeps its copy until it is renamed.
+ *
+ * Return: 0, or the first error (the copies of that directory stay).
+ */
+int ntfs_update_dup(struct inode *inode, struct inode *hint, bool wait)
+{
+	u64 dirs[NTFS_DUP_DIRS];
+	struct inode *dir;
+	int n = ntfs_name_parents(inode, dirs, NTFS_DUP_DIRS);
+	int i, err = 0, e;
+
+	for (i = 0; i < n; i++) {
+		if (hint && dirs[i] == NTFS_I(hint)->record)
+			dir = igrab(hint);
+		else
+			dir = ilookup(inode->i_sb, dirs[i]);
+		if (!dir)
+			continue;
+		e = S_ISDIR(dir->i_mode) ? ntfs_update_dup_in(dir, inode, wait) : 0;
+		iput(dir);
+		if (e == -EBUSY)
+			set_bit(NTFS_NI_DUP_STALE, &NTFS_I(inode)->flags);
+		if (!err)
+			err = e;
+	}
+	return n < 0 ? n : err;
 }
 
 static void ntfs_inode_init_once(void *p)

@@ -263,6 +263,7 @@ struct ntfs_stream {
  *			list, sizes and index, and the copies above
  * @index_gen:		directories: bumped by every index insert and delete
  *			(readdir resumes by key when it changed)
+ * @flags:		NTFS_NI_* bits
  *
  * A directory's @stream is its $INDEX_ALLOCATION:$I30, so index blocks live
  * in the directory's own page cache.
@@ -289,7 +290,11 @@ struct ntfs_inode {
 
 	struct mutex		ni_lock;	/* see above */
 	u64			index_gen;
+	unsigned long		flags;
 };
+
+/* Data changed: the copies in the file's names are due (ntfs_update_dup()). */
+#define NTFS_NI_DUP_STALE	0
 
 static inline struct ntfs_inode *NTFS_I(struct inode *inode)
 {
@@ -544,6 +549,7 @@ int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
 struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);
 int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc);
+int ntfs_update_dup(struct inode *inode, struct inode *hint, bool wait);
 int ntfs_permission(struct mnt_idmap *idmap, struct inode *inode, int mask);
 int __init ntfs_inode_cache_init(void);
 void ntfs_inode_cache_destroy(void);

@@ -1635,6 +1635,48 @@ static int ntfs_itree_find_ref(struct ntfs_itree *tr, u64 ref)
 	return le64_to_cpu(e->ref) == ref ? 0 : -ENOENT;
 }
 
+/*
+ * Walk to the entry to delete: @tr's key with reference @ref when @by_ref
+ * ($I30 names), else the key alone (views).  0 when found, -ENOENT.
+ */
+static int ntfs_itree_locate(struct ntfs_itree *tr, bool by_ref, u64 ref)
+{
+	int err;
+
+	if (by_ref)
+		return ntfs_itree_find_ref(tr, ref);
+	err = ntfs_itree_walk(tr);
+	return err == 1 ? 0 : err ? err : -ENOENT;
+}
+
+/*
+ * Delete the entry ntfs_itree_locate() finds, then shrink the tree and
+ * end the change.  Each empty leaf met on the way is fixed before the
+ * next try: bounded by the depth.
+ */
+static int ntfs_itree_delete(struct ntfs_itree *tr, bool by_ref, u64 ref)
+{
+	int err = 0, tries;
+
+	for (tries = 0; !err; tries++) {
+		if (tries > NTFS_MAX_INDEX_DEPTH) {
+			err = ntfs_itree_bad(tr, "empty index blocks that cannot be merged");
+			break;
+		}
+		err = ntfs_itree_locate(tr, by_ref, ref);
+		if (!err)
+			err = ntfs_itree_delete_found(tr);
+		if (err != 1)
+			break;
+		err = 0;
+	}
+	if (!err)
+		err = ntfs_itree_collapse(tr);
+	if (!err)
+		err = ntfs_itree_finish(tr, true);
+	return err;
+}
+
 /**
  * ntfs_index_delete() - Remove a name from a directory's index
  * @t:		the transaction
@@ -1653,26 +1695,8 @@ int ntfs_index_delete(struct ntfs_trans *t, struct inode *dir,
 		      const struct ntfs_file_name *fn, u64 ref)
 {
 	struct ntfs_itree *tr = ntfs_i30_open(t, dir, fn);
-	int err = PTR_ERR_OR_ZERO(tr);
-	int tries;
+	int err = IS_ERR(tr) ? PTR_ERR(tr) : ntfs_itree_delete(tr, true, ref);
 
-	/* Each empty leaf met is fixed before the next try: bounded by depth. */
-	for (tries = 0; !err; tries++) {
-		if (tries > NTFS_MAX_INDEX_DEPTH) {
-			err = ntfs_itree_bad(tr, "empty index blocks that cannot be merged");
-			break;
-		}
-		err = ntfs_itree_find_ref(tr, ref);
-		if (!err)
-			err = ntfs_itree_delete_found(tr);
-		if (err != 1)
-			break;
-		err = 0;
-	}
-	if (!err)
-		err = ntfs_itree_collapse(tr);
-	if (!err)
-		err = ntfs_itree_finish(tr, true);
 	ntfs_itree_end(tr);
 	return err;
 }
@@ -1861,28 +1885,8 @@ int ntfs_view_delete(struct ntfs_trans *t, struct inode *ix, const struct ntfs_v
 		     const void *key)
 {
 	struct ntfs_itree *tr = ntfs_view_start(t, ix, v, key);
-	int err = PTR_ERR_OR_ZERO(tr);
-	int tries;
+	int err = IS_ERR(tr) ? PTR_ERR(tr) : ntfs_itree_delete(tr, false, 0);
 
-	/* As ntfs_index_delete(): each empty leaf met is fixed, then again. */
-	for (tries = 0; !err; tries++) {
-		if (tries > NTFS_MAX_INDEX_DEPTH) {
-			err = ntfs_itree_bad(tr, "empty index blocks that cannot be merged");
-			break;
-		}
-		err = ntfs_itree_walk(tr);
-		if (!err)
-			err = -ENOENT;
-		if (err == 1)
-			err = ntfs_itree_delete_found(tr);
-		if (err != 1)
-			break;
-		err = 0;
-	}
-	if (!err)
-		err = ntfs_itree_collapse(tr);
-	if (!err)
-		err = ntfs_itree_finish(tr, true);
 	ntfs_itree_end(tr);
 	return err;
 }

@@ -10,7 +10,9 @@ bad=0
 # ww twice: SCHED_OTHER contexts, then half of them SCHED_FIFO (on RT the
 # ww_mutex orders contexts by priority before age), the latter 30 times:
 # a livelock of two contexts spinning on each other showed in about one
-# run in 15 (patch 0020), a Wait-Die deadlock in about one in 100 (0023).
+# run in 15 (fixed by "locking/rtmutex: Keep ww_mutex contexts from spinning
+# on each other"), a Wait-Die deadlock in about one in 100 (fixed by
+# "locking/ww_mutex: Check every waiting context on PREEMPT_RT").
 for group in wake pi fair ww ww:ww_rt=1:ww_repeat=30; do
 	echo "hx-rtlocks: begin $group" >/dev/kmsg
 	start=$(date +%s)

@@ -36,8 +36,12 @@ for c in $commits; do
 	say SERIES "[$i/$total] $subj"
 	git -C "$SRC" checkout -q --detach "$c"
 	git -C "$SRC" format-patch -q --stdout -1 "$c" >"$LOGS/series-$i.patch"
-	# checkpatch runs spdxcheck.py, which needs Debian python3 with python3-ply
+	# checkpatch runs spdxcheck.py, which needs Debian python3 with python3-ply.
+	# The tree is Debian's tarball with no mainline history, so checkpatch
+	# cannot look up the mainline commits that Fixes: tags name and would
+	# call every one unknown: that one check is left to a mainline clone.
 	if (cd "$SRC" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet \
+		--ignore UNKNOWN_COMMIT_ID \
 		"$LOGS/series-$i.patch") >"$LOGS/checkpatch-$i.log" 2>&1; then
 		echo "ok - checkpatch --strict: $subj"
 		passed=$((passed + 1))

@@ -10,9 +10,12 @@ bad=0
 # ww twice: SCHED_OTHER contexts, then half of them SCHED_FIFO (on RT the
 # ww_mutex orders contexts by priority before age), the latter 30 times:
 # a livelock of two contexts spinning on each other showed in about one
-# run in 15 (patch 0020), a Wait-Die deadlock in about one in 100 (0023),
-# a Wound-Wait deadlock (a requeued waiter missed by the fast path) in
-# about one in 250 (0024).  A hang prints who waits for whom.
+# run in 15 (fixed by "locking/rtmutex: Keep ww_mutex contexts from spinning
+# on each other"), a Wait-Die deadlock in about one in 100 (fixed by
+# "locking/ww_mutex: Check every waiting context on PREEMPT_RT"), a
+# Wound-Wait deadlock (a requeued waiter missed by the fast path) in about
+# one in 250 (fixed by "locking/ww_mutex: Look for PREEMPT_RT waiters in the
+# owner word").  A hang prints who waits for whom.
 for group in wake pi fair ww ww:ww_rt=1:ww_repeat=30; do
 	echo "hx-rtlocks: begin $group" >/dev/kmsg
 	start=$(date +%s)

@@ -221,32 +221,6 @@ static void ntfs_arec_ctx_init(struct ntfs_sb *sbi, struct ntfs_arec_ctx *c)
 }
 
 /**
- * ntfs_rec_insert() - Insert a new attribute into a record at its sorted place
- * @sbi:	the volume (record size, upcase table for the name order)
- * @rec:	the record, fixed up (a transaction's copy)
- * @type:	attribute type
- * @name:	UTF-16 name, NULL for none
- * @name_len:	units in @name
- * @nonres:	non-resident (plain header of 0x40 bytes) rather than resident
- * @body_len:	resident: value length; non-resident: mapping pairs bytes
- *
- * See ntfs_arec_insert(): the header is zeroed and filled, the instance is
- * the record's next one; a non-resident attribute starts empty.
- *
- * Return: the attribute, or ERR_PTR(-ENOSPC) when the record lacks the
- * room, ERR_PTR(-EIO) when its attributes cannot be walked.
- */
-struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
-				  const __le16 *name, u8 name_len, bool nonres, u32 body_len)
-{
-	struct ntfs_arec_ctx c;
-
-	ntfs_arec_ctx_init(sbi, &c);
-	return ntfs_arec_insert(&c, rec, type, name, name_len,
-				nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, body_len);
-}
-
-/**
  * ntfs_rec_set_value_len() - Resize a resident value in its record
  * @sbi:	the volume
  * @rec:	the record
@@ -263,30 +237,6 @@ int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, 
 
 	ntfs_arec_ctx_init(sbi, &c);
 	return ntfs_arec_set_value_len(&c, rec, a, len);
-}
-
-/**
- * ntfs_rec_check() - Check every attribute header of a record before a change
- * @sbi:	the volume
- * @rec:	the record, as ntfs_trans_record() returned it
- * @nr:		its number, for the message
- *
- * ntfs_read_record() checks the record header only; the attribute headers
- * are checked as they are walked.  A change moves bytes by the lengths of
- * every attribute after the one it touches, so all of them are checked
- * first, each with the rules of ntfs_next_attr().
- *
- * Return: 0, or -EIO (reported) for a damaged attribute header.
- */
-int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr)
-{
-	struct ntfs_attr *a = NULL;
-	const char *why = "";
-
-	while ((a = ntfs_next_attr(rec, a, &why)))
-		if (IS_ERR(a))
-			return ntfs_err_ratelimited(sbi->sb, nr, "%s", why);
-	return 0;
 }
 
 /* ---- changing a stream ------------------------------------------------- */
@@ -354,9 +304,10 @@ static int ntfs_sedit_check_extent(struct ntfs_sedit *e)
  * @t:		the transaction
  * @inode:	the inode of the stream
  *
- * Only files whose attributes all live in the base record are changed for
- * now: an attribute list means extension records (-EOPNOTSUPP).  The
- * attribute must agree with the inode about being resident.
+ * Only streams that live in the base record are changed for now: one
+ * that the file's attribute list places (partly) in an extension record
+ * gets -EOPNOTSUPP.  The attribute must agree with the inode about being
+ * resident.
  *
  * Return: 0, -EOPNOTSUPP, -EIO, or the error of reading the record.
  */
@@ -378,9 +329,12 @@ static int ntfs_sedit_begin(struct ntfs_sedit *e, struct ntfs_trans *t, struct i
 	err = ntfs_rec_check(e->sbi, e->rec, e->nr);
 	if (err)
 		return err;
-	if (ntfs_rec_find(e->rec, NTFS_AT_ATTR_LIST, NULL, 0))
-		return ntfs_sedit_unsupported(e, "a file with an attribute list");
-	e->a = ntfs_rec_find(e->rec, ns->type, ns->name, ns->name_len);
+	e->a = ntfs_rec_lookup(e->sbi, e->rec, ns->type, ns->name, ns->name_len);
+	if (IS_ERR(e->a)) {
+		err = PTR_ERR(e->a);
+		e->a = NULL;
+		return err;
+	}
 	if (!e->a)
 		return 0;
 	if (!e->a->non_resident != ns->resident)
@@ -645,8 +599,8 @@ static int ntfs_sedit_resident_copy(struct ntfs_sedit *e)
 /* Give a resident stream without an attribute one holding @len zeros. */
 static int ntfs_sedit_add_resident(struct ntfs_sedit *e, u32 len)
 {
-	struct ntfs_attr *a = ntfs_arec_insert(&e->c, e->rec, e->ns->type, e->ns->name,
-					       e->ns->name_len, NTFS_AREC_RESIDENT, len);
+	struct ntfs_attr *a = ntfs_rec_add(e->sbi, e->rec, e->ns->type, e->ns->name,
+					   e->ns->name_len, NTFS_AREC_RESIDENT, len);
 
 	if (IS_ERR(a))
 		return PTR_ERR(a);
@@ -865,6 +819,7 @@ static int ntfs_sedit_replace_nonres(struct ntfs_sedit *e, u32 mp_len)
 	u16 flags = 0, instance = 0;
 	bool had = e->a;
 	struct ntfs_attr *a;
+	u32 hdr;
 
 	if (had) {
 		flags = le16_to_cpu(e->a->flags);
@@ -879,13 +834,19 @@ static int ntfs_sedit_replace_nonres(struct ntfs_sedit *e, u32 mp_len)
 	flags &= NTFS_ATTR_SPARSE;
 	if (ns->sparse)
 		flags |= NTFS_ATTR_SPARSE;
-	a = ntfs_arec_insert(&e->c, e->rec, ns->type, ns->name, ns->name_len,
-			     flags & NTFS_ATTR_SPARSE ? NTFS_AREC_NONRES_C : NTFS_AREC_NONRES,
-			     mp_len);
+	hdr = flags & NTFS_ATTR_SPARSE ? NTFS_AREC_NONRES_C : NTFS_AREC_NONRES;
+	/*
+	 * The same attribute, moved, keeps its number and so its entry in
+	 * an attribute list; a new one gets an entry.
+	 */
+	if (had)
+		a = ntfs_arec_insert(&e->c, e->rec, ns->type, ns->name, ns->name_len, hdr,
+				     mp_len);
+	else
+		a = ntfs_rec_add(e->sbi, e->rec, ns->type, ns->name, ns->name_len, hdr, mp_len);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	a->flags = cpu_to_le16(flags);
-	/* The same attribute, moved: it keeps its number. */
 	if (had)
 		a->instance = cpu_to_le16(instance);
 	e->a = a;
@@ -1052,8 +1013,8 @@ int ntfs_stream_reload(struct inode *inode)
 	err = ntfs_read_record(sbi, nr, rec);
 	if (!err)
 		err = ntfs_rec_check(sbi, rec, nr);
-	/* Streams of files with an attribute list were never changed. */
-	if (!err && !ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0)) {
+	/* Streams in extension records were never changed. */
+	if (!err && ntfs_rec_elsewhere(sbi, rec, ns->type, ns->name, ns->name_len) == 0) {
 		err = ntfs_stream_describe(sbi, ns, rec, &fresh);
 		if (!err) {
 			bool back_in = fresh.resident && !ns->resident;

@@ -108,9 +108,20 @@ static u16 ntfs_arec_upcase(const struct ntfs_arec_ctx *c, u16 u)
 	return c->upcase && u < c->upcase_len ? le16_to_cpu(c->upcase[u]) : u;
 }
 
-/* Order of two attribute names: upcased, then shorter first, then exact. */
-static int ntfs_arec_name_cmp(const struct ntfs_arec_ctx *c, const __le16 *a, u8 alen,
-			      const __le16 *b, u8 blen)
+/**
+ * ntfs_arec_name_cmp() - Order of two attribute names
+ * @c:		the upcase table
+ * @a:		one name
+ * @alen:	its units
+ * @b:		the other
+ * @blen:	its units
+ *
+ * Upcased first, then the shorter one first, then exact units.
+ *
+ * Return: <0, 0 or >0 as @a sorts before, equal to or after @b.
+ */
+int ntfs_arec_name_cmp(const struct ntfs_arec_ctx *c, const __le16 *a, u8 alen,
+		       const __le16 *b, u8 blen)
 {
 	unsigned int i, n = alen < blen ? alen : blen;
 
@@ -170,6 +181,27 @@ struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name
 		if (a->non_resident && a->nr.lowest_vcn)
 			continue;
 		return a;
+	}
+	return NULL;
+}
+
+/**
+ * ntfs_arec_by_instance() - The attribute of a record with an instance number
+ * @c:		record size
+ * @rec:	the record, fixed up, its attributes checked
+ * @instance:	the number
+ *
+ * Return: the attribute, or NULL if none has it.
+ */
+struct ntfs_attr *ntfs_arec_by_instance(const struct ntfs_arec_ctx *c, void *rec, u16 instance)
+{
+	u32 ofs = 0, end;
+
+	while ((ofs = ntfs_arec_step(rec, c->rec_size, ofs, &end))) {
+		struct ntfs_attr *a = rec + ofs;
+
+		if (le16_to_cpu(a->instance) == instance)
+			return a;
 	}
 	return NULL;
 }

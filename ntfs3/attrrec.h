@@ -26,6 +26,9 @@ struct ntfs_arec_ctx {
 	u32		upcase_len;
 };
 
+int ntfs_arec_name_cmp(const struct ntfs_arec_ctx *c, const __le16 *a, u8 alen,
+		       const __le16 *b, u8 blen);
+struct ntfs_attr *ntfs_arec_by_instance(const struct ntfs_arec_ctx *c, void *rec, u16 instance);
 struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name_len);
 void ntfs_rec_remove(void *rec, struct ntfs_attr *a);
 struct ntfs_attr *ntfs_arec_insert(const struct ntfs_arec_ctx *c, void *rec, u32 type,

@@ -1516,6 +1516,25 @@ static void ntfs_itree_end(struct ntfs_itree *tr)
 	}
 }
 
+/*
+ * The index's three attributes must live in the base record (an attribute
+ * list of a large directory may place them elsewhere; changing those is
+ * not supported yet): -EOPNOTSUPP, reported.
+ */
+static int ntfs_itree_check_home(struct ntfs_itree *tr)
+{
+	static const u32 types[] = { NTFS_AT_INDEX_ROOT, NTFS_AT_INDEX_ALLOC, NTFS_AT_BITMAP };
+	struct ntfs_attr *a;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		a = ntfs_rec_lookup(tr->sbi, tr->rec, types[i], tr->name, tr->name_len);
+		if (IS_ERR(a))
+			return PTR_ERR(a);
+	}
+	return 0;
+}
+
 /* Start a change of @dir's $I30 index; the walk will look for @key. */
 static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *dir,
 					   const struct ntfs_i30_key *key)
@@ -1524,6 +1543,7 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
 	u32 bs = ni->index_block_size;
 	struct ntfs_itree *tr;
+	int err;
 
 	if (!ni->index_root || !bs)
 		return ERR_PTR(-ENOTDIR);
@@ -1551,6 +1571,11 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 	if (!tr->scratch || IS_ERR(tr->rec)) {
 		int err = IS_ERR(tr->rec) ? PTR_ERR(tr->rec) : -ENOMEM;
 
+		ntfs_itree_end(tr);
+		return ERR_PTR(err);
+	}
+	err = ntfs_itree_check_home(tr);
+	if (err) {
 		ntfs_itree_end(tr);
 		return ERR_PTR(err);
 	}

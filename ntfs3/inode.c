@@ -164,22 +164,25 @@ static void ntfs_fill_dup(struct inode *inode, struct ntfs_file_name *fn)
 }
 
 /*
- * Update every name of @inode in directory @dir: the $FILE_NAME in the
- * base record and its entry in @dir's index.  Both ni_locks are held.
+ * Update every name of @inode in directory @dir: the $FILE_NAME in its
+ * record (base or extension) and its entry in @dir's index.  Both
+ * ni_locks are held.
  */
 static int ntfs_update_names_in(struct ntfs_trans *t, struct inode *dir, struct inode *inode)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	u64 ref = ni->record | (u64)ni->seq << 48;
 	struct ntfs_record *r = ntfs_trans_record(t, ni->record);
-	struct ntfs_attr *a = NULL;
 	struct ntfs_file_name *fn;
+	struct ntfs_attr *a = NULL;
+	struct ntfs_fwalk w;
 	u32 len;
 	int err = 0;
 
 	if (IS_ERR(r))
 		return PTR_ERR(r);
-	while (!err && (a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+	ntfs_fwalk_start(&w, t, r, ni->record);
+	while (!err && (a = ntfs_fwalk_next(&w)) && !IS_ERR(a)) {
 		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME || a->non_resident)
 			continue;
 		len = le32_to_cpu(a->r.value_length);
@@ -238,6 +241,7 @@ static int ntfs_name_parents(struct inode *inode, u64 *dirs, int max)
 	const struct ntfs_file_name *fn;
 	struct ntfs_attr *a = NULL;
 	struct ntfs_record *r;
+	struct ntfs_fwalk w;
 	struct ntfs_trans t;
 	int n = 0, i, err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
 	u64 p;
@@ -246,7 +250,9 @@ static int ntfs_name_parents(struct inode *inode, u64 *dirs, int max)
 		return err;
 	mutex_lock(&ni->ni_lock);
 	r = ntfs_trans_record(&t, ni->record);
-	while (!IS_ERR(r) && n < max && (a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+	if (!IS_ERR(r))
+		ntfs_fwalk_start(&w, &t, r, ni->record);
+	while (!IS_ERR(r) && n < max && (a = ntfs_fwalk_next(&w)) && !IS_ERR(a)) {
 		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME || a->non_resident)
 			continue;
 		fn = ntfs_attr_value(a, sizeof(*fn));

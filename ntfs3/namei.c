@@ -382,12 +382,19 @@ static struct ntfs_file_name *ntfs_new_fn(struct inode *dir, const struct qstr *
 	return fn;
 }
 
-/* Add @fn to record @r as a $FILE_NAME attribute (indexed). */
-static int ntfs_add_name_attr(struct ntfs_sb *sbi, struct ntfs_record *r,
+/*
+ * Add @fn to the file of base record @r (number @nr) as a $FILE_NAME
+ * attribute (indexed): in the base record, or where the file has room.
+ */
+static int ntfs_add_name_attr(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
 			      const struct ntfs_file_name *fn, u32 size)
 {
-	struct ntfs_attr *a = ntfs_rec_insert(sbi, r, NTFS_AT_FILE_NAME, NULL, 0, false, size);
+	struct ntfs_record *where;
+	struct ntfs_attr *a;
+	u64 where_nr;
 
+	a = ntfs_file_add(t, r, nr, NTFS_AT_FILE_NAME, NULL, 0, false, size,
+			  &where, &where_nr);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	a->r.value_length = cpu_to_le32(size);
@@ -524,7 +531,7 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 	ref = *nr | (u64)le16_to_cpu(r->sequence) << 48;
 	err = ntfs_fill_new_record(sbi, r, kind->dir, NTFS_I(dir)->security_id, now);
 	if (!err)
-		err = ntfs_add_name_attr(sbi, r, fn, fn_size);
+		err = ntfs_add_name_attr(t, r, *nr, fn, fn_size);
 	if (!err && kind->rp)
 		err = ntfs_add_reparse(t, r, kind, ref);
 	if (err)
@@ -680,16 +687,18 @@ static bool ntfs_fn_is(struct ntfs_sb *sbi, const struct ntfs_file_name *fn, u64
 }
 
 /*
- * The $FILE_NAME attribute of record @r to remove for the name @u in
- * @dir: the name itself, or after it, the DOS name paired with a Win32
- * name that was removed (@dos_of_dir set).  NULL when there is none.
+ * The $FILE_NAME attribute to remove for the name @u in @dir, in any
+ * record of the file @w walks (w->rec and w->nr then hold it): the name
+ * itself, or after it, the DOS name paired with a Win32 name that was
+ * removed (@dos set).  NULL when there is none, an ERR_PTR() when the
+ * records cannot be walked.
  */
-static struct ntfs_attr *ntfs_find_name_attr(struct ntfs_sb *sbi, struct ntfs_record *r,
+static struct ntfs_attr *ntfs_find_name_attr(struct ntfs_sb *sbi, struct ntfs_fwalk *w,
 					     u64 dir, const __le16 *u, int n, bool dos)
 {
-	struct ntfs_attr *a = NULL;
+	struct ntfs_attr *a;
 
-	while ((a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+	while ((a = ntfs_fwalk_next(w)) && !IS_ERR(a)) {
 		const struct ntfs_file_name *fn;
 
 		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME)
@@ -703,30 +712,38 @@ static struct ntfs_attr *ntfs_find_name_attr(struct ntfs_sb *sbi, struct ntfs_re
 		if (!dos && fn->name_space != NTFS_NS_DOS && ntfs_fn_is(sbi, fn, dir, u, n))
 			return a;
 	}
-	return NULL;
+	return a;
 }
 
-/* Remove one $FILE_NAME attribute and its index entry; returns its namespace. */
+/*
+ * Remove one $FILE_NAME attribute (found by @w in w->rec of the file of
+ * base record @r) and its index entry; returns its namespace.
+ */
 static int ntfs_drop_name(struct ntfs_trans *t, struct inode *dir, struct inode *inode,
-			  struct ntfs_record *r, struct ntfs_attr *a)
+			  struct ntfs_record *r, struct ntfs_fwalk *w, struct ntfs_attr *a)
 {
 	const struct ntfs_file_name *fn = ntfs_attr_value(a, sizeof(*fn));
 	u8 ns = fn->name_space;
 	int err = ntfs_index_delete(t, dir, fn, ntfs_ref_of(NTFS_I(inode)));
 
-	if (err)
-		return err;
-	ntfs_rec_remove(r, a);
-	return ns;
+	if (!err)
+		err = ntfs_file_drop(t, r, w->rec, w->nr, a);
+	return err ? err : ns;
 }
 
-/* The names of a file that count as links (a DOS name pairs with a Win32 one). */
-static unsigned int ntfs_count_links(struct ntfs_record *r)
+/*
+ * Set the link count of the file of base record @r (number @nr): the
+ * names in all its records that count as links (a DOS name pairs with a
+ * Win32 one).  Returns the count or a negative errno.
+ */
+static int ntfs_count_links(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
 {
-	struct ntfs_attr *a = NULL;
-	unsigned int links = 0;
+	struct ntfs_fwalk w;
+	struct ntfs_attr *a;
+	int links = 0;
 
-	while ((a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a)) {
+	ntfs_fwalk_start(&w, t, r, nr);
+	while ((a = ntfs_fwalk_next(&w)) && !IS_ERR(a)) {
 		const struct ntfs_file_name *fn;
 
 		if (le32_to_cpu(a->type) != NTFS_AT_FILE_NAME)
@@ -735,6 +752,9 @@ static unsigned int ntfs_count_links(struct ntfs_record *r)
 		if (fn && fn->name_space != NTFS_NS_DOS)
 			links++;
 	}
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	r->link_count = cpu_to_le16(links);
 	return links;
 }
 
@@ -747,34 +767,43 @@ static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inod
 			    const struct qstr *q, unsigned int *links)
 {
 	struct ntfs_sb *sbi = t->sbi;
-	u64 dnr = NTFS_I(dir)->record;
+	u64 dnr = NTFS_I(dir)->record, nr = NTFS_I(inode)->record;
 	struct ntfs_record *r;
+	struct ntfs_fwalk w;
 	struct ntfs_attr *a;
 	__le16 *u;
 	int n, ns;
 
-	r = ntfs_trans_record(t, NTFS_I(inode)->record);
+	r = ntfs_trans_record(t, nr);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	u = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*u), GFP_NOFS);
 	if (!u)
 		return -ENOMEM;
 	n = ntfs_name_to_utf16(sbi, q->name, q->len, u);
-	a = n > 0 ? ntfs_find_name_attr(sbi, r, dnr, u, n, false) : NULL;
+	ntfs_fwalk_start(&w, t, r, nr);
+	a = n > 0 ? ntfs_find_name_attr(sbi, &w, dnr, u, n, false) : NULL;
 	kfree(u);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
 	if (!a)
-		return ntfs_err_ratelimited(dir->i_sb, NTFS_I(inode)->record,
-					    "the name being removed is not in the base record");
-	ns = ntfs_drop_name(t, dir, inode, r, a);
+		return ntfs_err_ratelimited(dir->i_sb, nr,
+					    "the name being removed is not in the file's records");
+	ns = ntfs_drop_name(t, dir, inode, r, &w, a);
 	if (ns == NTFS_NS_WIN32) {
-		a = ntfs_find_name_attr(sbi, r, dnr, NULL, 0, true);
+		ntfs_fwalk_start(&w, t, r, nr);
+		a = ntfs_find_name_attr(sbi, &w, dnr, NULL, 0, true);
+		if (IS_ERR(a))
+			return PTR_ERR(a);
 		if (a)
-			ns = ntfs_drop_name(t, dir, inode, r, a);
+			ns = ntfs_drop_name(t, dir, inode, r, &w, a);
 	}
 	if (ns < 0)
 		return ns;
-	*links = ntfs_count_links(r);
-	r->link_count = cpu_to_le16(*links);
+	n = ntfs_count_links(t, r, nr);
+	if (n < 0)
+		return n;
+	*links = n;
 	return 0;
 }
 
@@ -844,11 +873,13 @@ static int ntfs_add_name(struct ntfs_trans *t, struct inode *dir, struct inode *
 	r = ntfs_trans_record(t, ni->record);
 	err = PTR_ERR_OR_ZERO(r);
 	if (!err)
-		err = ntfs_add_name_attr(t->sbi, r, fn, size);
+		err = ntfs_add_name_attr(t, r, ni->record, fn, size);
 	if (!err)
 		err = ntfs_index_insert(t, dir, fn, ntfs_ref_of(ni));
-	if (!err)
-		r->link_count = cpu_to_le16(ntfs_count_links(r));
+	if (!err) {
+		err = ntfs_count_links(t, r, ni->record);
+		err = min(err, 0);
+	}
 	kfree(fn);
 	return err;
 }

@@ -328,6 +328,26 @@ struct ntfs_recset_pos {
 	struct ntfs_attr	*attr;
 };
 
+/**
+ * struct ntfs_fwalk - A walk over every attribute of a file in a transaction
+ * @t:		the transaction
+ * @base:	the base record (the transaction's copy)
+ * @base_nr:	its number
+ * @next:	offset of the next attribute list entry to look at
+ * @rec:	the record being walked (NULL before the first)
+ * @nr:		its number
+ * @a:		the attribute last returned in @rec
+ */
+struct ntfs_fwalk {
+	struct ntfs_trans	*t;
+	struct ntfs_record	*base;
+	u64			base_nr;
+	u32			next;
+	struct ntfs_record	*rec;
+	u64			nr;
+	struct ntfs_attr	*a;
+};
+
 /*
  * A transaction (trans.c): every change to metadata goes through one.
  * Blocks it changes (MFT records, index blocks) are held as fixed-up
@@ -450,15 +470,35 @@ void ntfs_recset_free(struct ntfs_recset *rs);
 struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_recset_pos *pos);
 
 /*
- * attrib.c: changing attributes (under ni_lock, inside a transaction);
- * ntfs_rec_find() and ntfs_rec_remove() are attrrec.c's (attrrec.h).
+ * extrec.c: a file's records in a transaction (under ni_lock).  Insert
+ * and remove attributes through ntfs_rec_insert()/ntfs_rec_add() and
+ * ntfs_rec_drop() (base record) or ntfs_file_add()/ntfs_file_drop() (any
+ * record), which keep an attribute list in step; look up what will be
+ * changed in the base record with ntfs_rec_lookup().  ntfs_rec_find() is
+ * attrrec.c's (attrrec.h).
  */
 struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name_len);
+int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr);
+struct ntfs_attr *ntfs_rec_add(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
+			       u8 name_len, u32 hdr, u32 body_len);
 struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
 				  const __le16 *name, u8 name_len, bool nonres, u32 body_len);
-void ntfs_rec_remove(void *rec, struct ntfs_attr *a);
+int ntfs_rec_drop(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a);
+int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
+		       u8 name_len);
+struct ntfs_attr *ntfs_rec_lookup(struct ntfs_sb *sbi, void *rec, u32 type,
+				  const __le16 *name, u8 name_len);
+void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_record *base,
+		      u64 base_nr);
+struct ntfs_attr *ntfs_fwalk_next(struct ntfs_fwalk *w);
+struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+				u32 type, const __le16 *name, u8 name_len, bool nonres,
+				u32 body_len, struct ntfs_record **where, u64 *where_nr);
+int ntfs_file_drop(struct ntfs_trans *t, struct ntfs_record *base, struct ntfs_record *rec,
+		   u64 nr, struct ntfs_attr *a);
+
+/* attrib.c: changing streams (under ni_lock, inside a transaction). */
 int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, u32 len);
-int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr);
 int ntfs_stream_write_resident(struct ntfs_trans *t, struct inode *inode, u64 pos,
 			       const void *buf, u32 len);
 int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode);

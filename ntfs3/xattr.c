@@ -541,15 +541,14 @@ static int ntfs_ea_store(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
 	if (a && (a->non_resident || nonres || !len)) {
 		if (a->non_resident)
 			err = ntfs_ea_free_runs(t, nr, a);
+		if (!err)
+			err = ntfs_rec_drop(t->sbi, r, a);
 		if (err)
 			return err;
-		ntfs_rec_remove(r, a);
 	}
 	if (!len) {
 		a = ntfs_rec_find(r, NTFS_AT_EA_INFO, NULL, 0);
-		if (a)
-			ntfs_rec_remove(r, a);
-		return 0;
+		return a ? ntfs_rec_drop(t->sbi, r, a) : 0;
 	}
 	ntfs_ea_info_of(buf, len, &info);
 	err = ntfs_put_resident(t->sbi, r, NTFS_AT_EA_INFO, &info, sizeof(info));
@@ -562,8 +561,8 @@ static int ntfs_ea_store(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
 
 /*
  * The base record of @inode in @t, ready for an $EA change, and a copy
- * of its $EA value in *@old (NULL, 0: none; kfree() it).  EAs of a file
- * with an attribute list are not changed yet.
+ * of its $EA value in *@old (NULL, 0: none; kfree() it).  EAs that a
+ * file's attribute list places in an extension record are not changed yet.
  */
 static struct ntfs_record *ntfs_ea_record(struct ntfs_trans *t, struct inode *inode,
 					  void **old, u32 *old_len)
@@ -581,12 +580,11 @@ static struct ntfs_record *ntfs_ea_record(struct ntfs_trans *t, struct inode *in
 	err = ntfs_rec_check(t->sbi, r, ni->record);
 	if (err)
 		return ERR_PTR(err);
-	if (ntfs_rec_find(r, NTFS_AT_ATTR_LIST, NULL, 0)) {
-		ntfs_err_ratelimited(inode->i_sb, ni->record,
-				     "changing EAs of a file with an attribute list is not supported yet");
-		return ERR_PTR(-EOPNOTSUPP);
-	}
-	a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
+	a = ntfs_rec_lookup(t->sbi, r, NTFS_AT_EA_INFO, NULL, 0);
+	if (!IS_ERR(a))
+		a = ntfs_rec_lookup(t->sbi, r, NTFS_AT_EA, NULL, 0);
+	if (IS_ERR(a))
+		return ERR_CAST(a);
 	if (!a)
 		return r;
 	size = a->non_resident ? le64_to_cpu(a->nr.data_size) : le32_to_cpu(a->r.value_length);

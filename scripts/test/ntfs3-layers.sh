@@ -23,10 +23,11 @@ set -eu
 
 : "${LAYERS:=
 error io name runlist lznt1 attrrec idxnode
-record compress
+attrlist record compress
 stream data
 trans
 balloc
+extrec
 attrib
 index mft
 inode

@@ -810,6 +810,14 @@ static void test_damaged(void)
 		   ntfs_alist_del(&ctx, rec, list_of(rec), NTFS_AT_STANDARD_INFO, 42, 0) == -EINVAL &&
 		   !memcmp(copy, rec, RSIZE),
 		   "non-resident list: add and del -EINVAL, record unchanged");
+
+	/* A sound list in a record whose attributes after it cannot be walked. */
+	ok = build_sorted(rec, &m);
+	attr_of(rec, NTFS_AT_FILE_NAME)->length = 0;
+	memcpy(copy, rec, RSIZE);
+	ok = ok && ntfs_alist_del(&ctx, rec, list_of(rec), NTFS_AT_STANDARD_INFO, 42, 0) == -EIO;
+	tap_result(ok && !memcmp(copy, rec, RSIZE),
+		   "record not walkable past the list: del -EIO, record unchanged");
 }
 
 /* Random adds, deletes and look-ups, the record compared with the model. */

@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntfs3: the records of one file inside a transaction.  A file whose
+ * attributes outgrow its base record keeps some of them in extension
+ * records, and an $ATTRIBUTE_LIST in the base record with one entry per
+ * attribute saying where it is.  Readers look attributes up through that
+ * list, so every attribute added to or removed from any record of such a
+ * file changes the list in the same transaction.  This file:
+ *
+ * - inserts and removes attributes of a base record with the list kept in
+ *   step (ntfs_rec_insert(), ntfs_rec_drop());
+ * - walks every attribute of a file across its records
+ *   (ntfs_fwalk_next());
+ * - adds an attribute where there is room (ntfs_file_add()): the base
+ *   record, an extension record named in the list, or a new extension
+ *   record; the list is created when the file has none, and attributes
+ *   that may live anywhere ($FILE_NAME) move out of the base record when
+ *   the list needs the room;
+ * - removes an attribute from any record (ntfs_file_drop()), freeing an
+ *   extension record that it leaves empty.
+ *
+ * Only resident lists are changed (a list of up to a few dozen entries; a
+ * non-resident one gets -EOPNOTSUPP).  Streams, indexes and EAs are changed
+ * only where they live in the base record (ntfs_rec_lookup()).
+ */
+
+#include <linux/slab.h>
+
+#include "ntfs3.h"
+#include "attrrec.h"
+#include "attrlist.h"
+
+static void ntfs_xrec_ctx(struct ntfs_sb *sbi, struct ntfs_arec_ctx *c)
+{
+	c->rec_size = sbi->record_size;
+	c->upcase = sbi->upcase;
+	c->upcase_len = sbi->upcase_len;
+}
+
+/* The file reference of record @nr, with the sequence number it carries. */
+static u64 ntfs_xrec_ref(const struct ntfs_record *r, u64 nr)
+{
+	return nr | (u64)le16_to_cpu(r->sequence) << 48;
+}
+
+/*
+ * The $ATTRIBUTE_LIST of base record @rec, or NULL when @rec is an
+ * extension record or its file has none; *@ref is set to the base
+ * record's file reference, from the list.  Lists that are not resident
+ * are not changed yet: ERR_PTR(-EOPNOTSUPP), reported.  ERR_PTR(-EIO) for
+ * a list that cannot be walked or lacks the base record's entry.
+ */
+static struct ntfs_attr *ntfs_rec_list(struct ntfs_sb *sbi, void *rec, u64 *ref)
+{
+	struct ntfs_record *r = rec;
+	/* For messages only: NTFS 3.0 records lack the field. */
+	u64 nr = le32_to_cpu(r->record_number);
+	struct ntfs_attr *list;
+	void *v;
+	u32 size;
+
+	if (r->base_record)
+		return NULL;
+	list = ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0);
+	if (!list)
+		return NULL;
+	if (list->non_resident) {
+		ntfs_err_ratelimited(sbi->sb, nr,
+				     "changing a file whose attribute list is not resident is not supported yet");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	v = ntfs_attr_value(list, 0);
+	size = le32_to_cpu(list->r.value_length);
+	if (ntfs_alist_check(v, size) || ntfs_alist_base_ref(v, size, ref)) {
+		ntfs_err_ratelimited(sbi->sb, nr,
+				     "attribute list: damaged entry, or none for $STANDARD_INFORMATION");
+		return ERR_PTR(-EIO);
+	}
+	return list;
+}
+
+/*
+ * Enter @a, which record @ref holds, in the list of base record @rec.
+ * Its name is copied first: growing the list moves @a when @a is in @rec.
+ */
+static int ntfs_rec_list_enter(const struct ntfs_arec_ctx *c, void *rec, u64 ref,
+			       const struct ntfs_attr *a)
+{
+	struct ntfs_attr *list = ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0);
+	struct ntfs_alist_key k = {
+		.type = le32_to_cpu(a->type),
+		.name_len = a->name_length,
+		.lowest_vcn = a->non_resident ? le64_to_cpu(a->nr.lowest_vcn) : 0,
+		.ref = ref,
+		.instance = le16_to_cpu(a->instance),
+	};
+	__le16 *name = NULL;
+	int err;
+
+	if (!list)
+		return -EIO;
+	if (a->name_length) {
+		name = kmemdup((u8 *)a + le16_to_cpu(a->name_offset), 2 * a->name_length,
+			       GFP_NOFS);
+		if (!name)
+			return -ENOMEM;
+	}
+	k.name = name;
+	err = ntfs_alist_add(c, rec, list, &k);
+	kfree(name);
+	return err;
+}
+
+/**
+ * ntfs_rec_add() - Insert a new attribute into a record, list kept in step
+ * @sbi:	the volume
+ * @rec:	the record, fixed up (a transaction's copy)
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ * @hdr:	header size (see ntfs_arec_insert())
+ * @body_len:	resident: value length; non-resident: mapping pairs bytes
+ *
+ * In a base record with an attribute list, the list gets the attribute's
+ * entry; an extension record's attribute is entered by the caller.
+ *
+ * Return: the attribute, or ERR_PTR(-ENOSPC) when the record lacks the
+ * room (nothing changed), ERR_PTR(-EIO), ERR_PTR(-EOPNOTSUPP) for a list
+ * that is not resident, ERR_PTR(-ENOMEM).
+ */
+struct ntfs_attr *ntfs_rec_add(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
+			       u8 name_len, u32 hdr, u32 body_len)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_attr *list, *a;
+	u16 instance;
+	u64 ref;
+	int err;
+
+	ntfs_xrec_ctx(sbi, &c);
+	list = ntfs_rec_list(sbi, rec, &ref);
+	if (IS_ERR(list))
+		return list;
+	a = ntfs_arec_insert(&c, rec, type, name, name_len, hdr, body_len);
+	if (IS_ERR(a) || !list)
+		return a;
+	instance = le16_to_cpu(a->instance);
+	err = ntfs_rec_list_enter(&c, rec, ref, a);
+	a = ntfs_arec_by_instance(&c, rec, instance);
+	if (err) {
+		ntfs_rec_remove(rec, a);
+		return ERR_PTR(err);
+	}
+	return a;
+}
+
+/**
+ * ntfs_rec_insert() - Insert a new attribute into a record at its sorted place
+ * @sbi:	the volume (record size, upcase table for the name order)
+ * @rec:	the record, fixed up (a transaction's copy)
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ * @nonres:	non-resident (plain header of 0x40 bytes) rather than resident
+ * @body_len:	resident: value length; non-resident: mapping pairs bytes
+ *
+ * As ntfs_rec_add() with the plain header of its kind: the header is
+ * zeroed and filled, the instance is the record's next one; a
+ * non-resident attribute starts empty.
+ *
+ * Return: as ntfs_rec_add().
+ */
+struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
+				  const __le16 *name, u8 name_len, bool nonres, u32 body_len)
+{
+	return ntfs_rec_add(sbi, rec, type, name, name_len,
+			    nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, body_len);
+}
+
+/* Remove the list entry of @a, which record @nr holds; *@a follows moves. */
+static int ntfs_rec_list_forget(struct ntfs_sb *sbi, void *base, struct ntfs_attr *list,
+				u64 nr, struct ntfs_attr **a, bool a_in_base)
+{
+	u16 instance = le16_to_cpu((*a)->instance);
+	struct ntfs_arec_ctx c;
+	int err;
+
+	ntfs_xrec_ctx(sbi, &c);
+	err = ntfs_alist_del(&c, base, list, le32_to_cpu((*a)->type), nr, instance);
+	if (err == -ENOENT)
+		return ntfs_err_ratelimited(sbi->sb, nr,
+					    "attribute 0x%x is missing from the attribute list",
+					    le32_to_cpu((*a)->type));
+	if (!err && a_in_base)
+		*a = ntfs_arec_by_instance(&c, base, instance);
+	return err;
+}
+
+/**
+ * ntfs_rec_drop() - Remove an attribute from a base record
+ * @sbi:	the volume
+ * @rec:	the record, fixed up (a transaction's copy)
+ * @a:		an attribute of it
+ *
+ * In a base record with an attribute list the attribute's entry goes too.
+ *
+ * Return: 0; -EIO when the list has no entry for @a or cannot be walked,
+ * -EOPNOTSUPP for a list that is not resident (nothing changed).
+ */
+int ntfs_rec_drop(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a)
+{
+	struct ntfs_attr *list;
+	u64 ref;
+	int err;
+
+	list = ntfs_rec_list(sbi, rec, &ref);
+	if (IS_ERR(list))
+		return PTR_ERR(list);
+	if (list) {
+		err = ntfs_rec_list_forget(sbi, rec, list, NTFS_REF_RECORD(ref), &a, true);
+		if (err)
+			return err;
+	}
+	ntfs_rec_remove(rec, a);
+	return 0;
+}
+
+/**
+ * ntfs_rec_elsewhere() - Whether a file's list places an attribute outside its base record
+ * @sbi:	the volume
+ * @rec:	the base record
+ * @type:	attribute type
+ * @name:	its name (exact), NULL for none
+ * @name_len:	units in @name
+ *
+ * Return: 1 if (a part of) that attribute is in another record, 0 if not
+ * (or the file has no list), a negative errno for a list that cannot be
+ * read.
+ */
+int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
+		       u8 name_len)
+{
+	struct ntfs_attr *list;
+	u64 ref;
+
+	list = ntfs_rec_list(sbi, rec, &ref);
+	if (IS_ERR_OR_NULL(list))
+		return PTR_ERR_OR_ZERO(list);
+	return ntfs_alist_names_elsewhere(ntfs_attr_value(list, 0),
+					  le32_to_cpu(list->r.value_length), type, name,
+					  name_len, NTFS_REF_RECORD(ref));
+}
+
+/**
+ * ntfs_rec_lookup() - Find an attribute of a file in its base record
+ * @sbi:	the volume
+ * @rec:	the base record, fixed up, its attributes checked
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ *
+ * As ntfs_rec_find(), but a file whose attribute list places (a part of)
+ * that attribute in an extension record cannot have it changed through
+ * the base record alone: that is not supported yet.
+ *
+ * Return: the attribute, NULL when the file has none, ERR_PTR(-EOPNOTSUPP)
+ * (reported) when it lives elsewhere, ERR_PTR(-EIO) for a damaged list.
+ */
+struct ntfs_attr *ntfs_rec_lookup(struct ntfs_sb *sbi, void *rec, u32 type,
+				  const __le16 *name, u8 name_len)
+{
+	struct ntfs_record *r = rec;
+	int err = ntfs_rec_elsewhere(sbi, rec, type, name, name_len);
+
+	if (err < 0)
+		return ERR_PTR(err);
+	if (err) {
+		ntfs_err_ratelimited(sbi->sb, le32_to_cpu(r->record_number),
+				     "attribute 0x%x in an extension record: changing it is not supported yet",
+				     type);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	return ntfs_rec_find(rec, type, name, name_len);
+}
+
+/**
+ * ntfs_rec_check() - Check every attribute header of a record before a change
+ * @sbi:	the volume
+ * @rec:	the record, as ntfs_trans_record() returned it
+ * @nr:		its number, for the message
+ *
+ * ntfs_read_record() checks the record header only; the attribute headers
+ * are checked as they are walked.  A change moves bytes by the lengths of
+ * every attribute after the one it touches, so all of them are checked
+ * first, each with the rules of ntfs_next_attr().
+ *
+ * Return: 0, or -EIO (reported) for a damaged attribute header.
+ */
+int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr)
+{
+	struct ntfs_attr *a = NULL;
+	const char *why = "";
+
+	while ((a = ntfs_next_attr(rec, a, &why)))
+		if (IS_ERR(a))
+			return ntfs_err_ratelimited(sbi->sb, nr, "%s", why);
+	return 0;
+}
+
+/* ---- every record of a file ------------------------------------------ */
+
+/**
+ * ntfs_fwalk_start() - Start a walk over every attribute of a file
+ * @w:		the walk
+ * @t:		the transaction whose copies are walked
+ * @base:	the base record (ntfs_trans_record()), its attributes checked
+ * @base_nr:	its number
+ */
+void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_record *base,
+		      u64 base_nr)
+{
+	memset(w, 0, sizeof(*w));
+	w->t = t;
+	w->base = base;
+	w->base_nr = base_nr;
+}
+
+/* Whether a list entry before offset @ofs names record @nr too. */
+static bool ntfs_fwalk_seen(const u8 *v, u32 ofs, u64 nr, u64 base_nr)
+{
+	u32 p = 0;
+
+	if (nr == base_nr)
+		return true;
+	while (p < ofs) {
+		const struct ntfs_attr_list_entry *e = (const void *)(v + p);
+
+		if (NTFS_REF_RECORD(le64_to_cpu(e->record)) == nr)
+			return true;
+		p += le16_to_cpu(e->length);
+	}
+	return false;
+}
+
+/*
+ * An extension record of the walk's file: in use, pointing back at the
+ * base record, its attributes sound.
+ */
+static struct ntfs_record *ntfs_fwalk_ext(struct ntfs_fwalk *w, u64 nr)
+{
+	struct ntfs_sb *sbi = w->t->sbi;
+	struct ntfs_record *r = ntfs_trans_record(w->t, nr);
+	int err;
+
+	if (IS_ERR(r))
+		return r;
+	if (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) ||
+	    NTFS_REF_RECORD(le64_to_cpu(r->base_record)) != w->base_nr)
+		return ERR_PTR(ntfs_err_ratelimited(sbi->sb, w->base_nr,
+						    "attribute list names record %llu, which is free or not ours",
+						    nr));
+	err = ntfs_rec_check(sbi, r, nr);
+	return err ? ERR_PTR(err) : r;
+}
+
+/* Move the walk to the next record of the file; false at the end. */
+static int ntfs_fwalk_next_rec(struct ntfs_fwalk *w)
+{
+	struct ntfs_sb *sbi = w->t->sbi;
+	struct ntfs_attr *list;
+	const u8 *v;
+	u32 size;
+	u64 ref;
+
+	if (!w->rec) {
+		w->rec = w->base;
+		w->nr = w->base_nr;
+		return 1;
+	}
+	list = ntfs_rec_list(sbi, w->base, &ref);
+	if (IS_ERR_OR_NULL(list))
+		return PTR_ERR_OR_ZERO(list);
+	v = ntfs_attr_value(list, 0);
+	size = le32_to_cpu(list->r.value_length);
+	while (w->next < size) {
+		const struct ntfs_attr_list_entry *e = (const void *)(v + w->next);
+		u64 nr = NTFS_REF_RECORD(le64_to_cpu(e->record));
+		u32 at = w->next;
+		struct ntfs_record *r;
+
+		w->next += le16_to_cpu(e->length);
+		if (ntfs_fwalk_seen(v, at, nr, w->base_nr))
+			continue;
+		r = ntfs_fwalk_ext(w, nr);
+		if (IS_ERR(r))
+			return PTR_ERR(r);
+		w->rec = r;
+		w->nr = nr;
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_fwalk_next() - The next attribute of the walk's file
+ * @w:		the walk; w->rec and w->nr name the record holding the result
+ *
+ * The base record first, then each extension record the list names, in
+ * the order of their first entries.  Changing a record ends the walk:
+ * start a new one.
+ *
+ * Return: the attribute, NULL at the end, or an ERR_PTR (-EIO for damage,
+ * -EOPNOTSUPP for a list that is not resident).
+ */
+struct ntfs_attr *ntfs_fwalk_next(struct ntfs_fwalk *w)
+{
+	const char *why = NULL;
+	struct ntfs_attr *a;
+	int more;
+
+	for (;;) {
+		if (w->rec) {
+			a = ntfs_next_attr(w->rec, w->a, &why);
+			if (IS_ERR(a))
+				return ERR_PTR(ntfs_err_ratelimited(w->t->sbi->sb, w->nr, "%s",
+								    why));
+			if (a) {
+				w->a = a;
+				return a;
+			}
+		}
+		more = ntfs_fwalk_next_rec(w);
+		if (more <= 0)
+			return ERR_PTR(more) ?: NULL;
+		w->a = NULL;
+	}
+}
+
+/* Whether a record holds no attribute. */
+static bool ntfs_xrec_empty(struct ntfs_record *r)
+{
+	return !ntfs_next_attr(r, NULL, NULL);
+}
+
+/* Free extension record @nr (in the transaction), emptied of attributes. */
+static int ntfs_xrec_free(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
+{
+	u16 seq = le16_to_cpu(r->sequence) + 1;
+
+	r->sequence = cpu_to_le16(seq ? seq : 1);
+	r->flags &= ~cpu_to_le16(NTFS_RECORD_IN_USE);
+	r->base_record = 0;
+	return ntfs_free_record(t, nr);
+}
+
+/**
+ * ntfs_file_drop() - Remove an attribute from any record of a file
+ * @t:		the transaction
+ * @base:	the base record
+ * @rec:	the record holding @a (@base or an extension record)
+ * @nr:		its number
+ * @a:		the attribute
+ *
+ * The list entry goes with it; an extension record left without
+ * attributes is freed.
+ *
+ * Return: 0, -EIO, -EOPNOTSUPP, -ENOMEM.
+ */
+int ntfs_file_drop(struct ntfs_trans *t, struct ntfs_record *base, struct ntfs_record *rec,
+		   u64 nr, struct ntfs_attr *a)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_attr *list;
+	u64 ref;
+	int err;
+
+	if (rec == base)
+		return ntfs_rec_drop(sbi, base, a);
+	list = ntfs_rec_list(sbi, base, &ref);
+	if (IS_ERR(list))
+		return PTR_ERR(list);
+	if (!list)
+		return ntfs_err_ratelimited(sbi->sb, nr,
+					    "extension record of a file without a list");
+	err = ntfs_rec_list_forget(sbi, base, list, nr, &a, false);
+	if (err)
+		return err;
+	ntfs_rec_remove(rec, a);
+	return ntfs_xrec_empty(rec) ? ntfs_xrec_free(t, rec, nr) : 0;
+}
+
+/* A new extension record of the file whose base record is @base_nr. */
+static struct ntfs_record *ntfs_xrec_new(struct ntfs_trans *t, struct ntfs_record *base,
+					 u64 base_nr, u64 *nr)
+{
+	struct ntfs_record *r;
+	int err = ntfs_alloc_record(t, nr);
+
+	if (err)
+		return ERR_PTR(err);
+	r = ntfs_trans_new_record(t, *nr);
+	if (!IS_ERR(r))
+		r->base_record = cpu_to_le64(ntfs_xrec_ref(base, base_nr));
+	return r;
+}
+
+/*
+ * Copy attribute @a into record @to as a new attribute of it (its own
+ * instance number), body and flags as they are.  Only attributes laid out
+ * as ntfs_arec_insert() lays them out are copied: -EINVAL for others.
+ */
+static struct ntfs_attr *ntfs_xrec_copy(const struct ntfs_arec_ctx *c, void *to,
+					const struct ntfs_attr *a)
+{
+	u32 hdr = le16_to_cpu(a->name_offset), body, len = le32_to_cpu(a->length);
+	const __le16 *name = (const void *)((const u8 *)a + hdr);
+	struct ntfs_attr *n;
+	__le16 instance;
+
+	if (a->non_resident) {
+		body = le16_to_cpu(a->nr.mp_offset);
+		if (hdr != NTFS_AREC_NONRES && hdr != NTFS_AREC_NONRES_C)
+			return ERR_PTR(-EINVAL);
+	} else {
+		body = le16_to_cpu(a->r.value_offset);
+		if (hdr != NTFS_AREC_RESIDENT)
+			return ERR_PTR(-EINVAL);
+	}
+	if (body != ALIGN(hdr + 2 * a->name_length, 8) || body > len)
+		return ERR_PTR(-EINVAL);
+	n = ntfs_arec_insert(c, to, le32_to_cpu(a->type), a->name_length ? name : NULL,
+			     a->name_length, hdr, len - body);
+	if (IS_ERR(n))
+		return n;
+	if (le32_to_cpu(n->length) != len) {
+		ntfs_rec_remove(to, n);
+		return ERR_PTR(-EINVAL);
+	}
+	instance = n->instance;
+	memcpy(n, a, len);
+	n->instance = instance;
+	return n;
+}
+
+/* Attributes that may leave the base record: the others are changed there. */
+static bool ntfs_xrec_movable(const struct ntfs_attr *a)
+{
+	return le32_to_cpu(a->type) == NTFS_AT_FILE_NAME && !a->non_resident;
+}
+
+/*
+ * Move the largest movable attribute of base record @base that fits into
+ * record @to (number @to_nr).  With @listed, the list entry follows it;
+ * without, the file has no list yet.  -ENOSPC when none moves.
+ */
+static int ntfs_xrec_move_one(struct ntfs_trans *t, struct ntfs_record *base,
+			      struct ntfs_record *to, u64 to_nr, bool listed)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_attr *a = NULL, *best = NULL, *n;
+	struct ntfs_arec_ctx c;
+	int err;
+
+	ntfs_xrec_ctx(sbi, &c);
+	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
+		if (ntfs_xrec_movable(a) &&
+		    (!best || le32_to_cpu(a->length) > le32_to_cpu(best->length)) &&
+		    le32_to_cpu(a->length) <= ntfs_arec_free(&c, to))
+			best = a;
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	if (!best)
+		return -ENOSPC;
+	n = ntfs_xrec_copy(&c, to, best);
+	if (IS_ERR(n))
+		return PTR_ERR(n);
+	if (!listed) {
+		ntfs_rec_remove(base, best);
+		return 0;
+	}
+	/* The entry is replaced by one of the same length: no room needed. */
+	err = ntfs_rec_drop(sbi, base, best);
+	if (!err)
+		err = ntfs_rec_list_enter(&c, base, ntfs_xrec_ref(to, to_nr), n);
+	return err;
+}
+
+/* Bytes of a list entry for an attribute of a name of @name_len units. */
+static u32 ntfs_xrec_entry_len(u8 name_len)
+{
+	return ALIGN(NTFS_ALIST_HDR + 2 * name_len, 8);
+}
+
+/* The @k-th attribute of record @r (from 0), NULL past the last. */
+static struct ntfs_attr *ntfs_xrec_nth(struct ntfs_record *r, unsigned int k)
+{
+	struct ntfs_attr *a = NULL;
+
+	while ((a = ntfs_next_attr(r, a, NULL)) && !IS_ERR(a))
+		if (!k--)
+			break;
+	return a;
+}
+
+/*
+ * Enter every attribute of base record @base (reference @ref) but its
+ * list, then every attribute of extension record @x (@x_ref), in the
+ * base record's new, empty list.  Entering moves the attributes after the
+ * list, not their order: the base record's are taken by position.
+ */
+static int ntfs_xrec_enter_all(const struct ntfs_arec_ctx *c, struct ntfs_record *base, u64 ref,
+			       struct ntfs_record *x, u64 x_ref)
+{
+	struct ntfs_attr *a;
+	unsigned int k;
+	int err;
+
+	for (k = 0; ; k++) {
+		a = ntfs_xrec_nth(base, k);
+		if (IS_ERR_OR_NULL(a))
+			break;
+		if (le32_to_cpu(a->type) == NTFS_AT_ATTR_LIST)
+			continue;
+		err = ntfs_rec_list_enter(c, base, ref, a);
+		if (err)
+			return err;
+	}
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	while ((a = ntfs_next_attr(x, a, NULL)) && !IS_ERR(a)) {
+		err = ntfs_rec_list_enter(c, base, x_ref, a);
+		if (err)
+			return err;
+	}
+	return PTR_ERR_OR_ZERO(a);
+}
+
+/*
+ * Add a new attribute to extension record @r (number @r_nr) of the file
+ * of @base, which has a list: room for its entry is made in the base
+ * record first by moving attributes to @r.
+ */
+static struct ntfs_attr *ntfs_xrec_add_to(struct ntfs_trans *t, struct ntfs_record *base,
+					  struct ntfs_record *r, u64 r_nr, u32 type,
+					  const __le16 *name, u8 name_len, u32 hdr, u32 body_len)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_attr *a;
+	int err;
+
+	ntfs_xrec_ctx(t->sbi, &c);
+	while (ntfs_arec_free(&c, base) < ntfs_xrec_entry_len(name_len)) {
+		err = ntfs_xrec_move_one(t, base, r, r_nr, true);
+		if (err)
+			return ERR_PTR(err);
+	}
+	a = ntfs_arec_insert(&c, r, type, name, name_len, hdr, body_len);
+	if (IS_ERR(a))
+		return a;
+	err = ntfs_rec_list_enter(&c, base, ntfs_xrec_ref(r, r_nr), a);
+	if (err) {
+		ntfs_rec_remove(r, a);
+		return ERR_PTR(err);
+	}
+	return a;
+}
+
+/*
+ * Add a new attribute to the first extension record, named by the list of
+ * @base, that has the room for it; ERR_PTR(-ENOSPC) when none has.
+ */
+static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntfs_record *base,
+						u64 base_nr, u32 type, const __le16 *name,
+						u8 name_len, u32 hdr, u32 body_len,
+						struct ntfs_record **where, u64 *where_nr)
+{
+	u32 need = ALIGN(ALIGN(hdr + 2 * name_len, 8) + max(body_len, 1U), 8);
+	struct ntfs_arec_ctx c;
+	struct ntfs_fwalk w;
+	struct ntfs_attr *a;
+	int more;
+
+	ntfs_xrec_ctx(t->sbi, &c);
+	ntfs_fwalk_start(&w, t, base, base_nr);
+	while ((more = ntfs_fwalk_next_rec(&w)) > 0) {
+		if (w.rec == base || ntfs_arec_free(&c, w.rec) < need)
+			continue;
+		a = ntfs_xrec_add_to(t, base, w.rec, w.nr, type, name, name_len, hdr, body_len);
+		if (!IS_ERR(a)) {
+			*where = w.rec;
+			*where_nr = w.nr;
+		}
+		return a;
+	}
+	return ERR_PTR(more < 0 ? more : -ENOSPC);
+}
+
+/*
+ * Give base record @base an attribute list naming each of its attributes
+ * and those of the new extension record @x, moving movable attributes
+ * to @x until the list fits with @extra bytes to spare (the entry of the
+ * attribute the caller adds next).
+ */
+static int ntfs_xrec_make_list(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+			       struct ntfs_record *x, u64 x_nr, u32 extra)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 ref = ntfs_xrec_ref(base, base_nr);
+	struct ntfs_attr *a = NULL, *list;
+	struct ntfs_arec_ctx c;
+	u32 need = extra;
+	int err;
+
+	ntfs_xrec_ctx(sbi, &c);
+	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
+		need += ntfs_xrec_entry_len(a->name_length);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	need = ALIGN(NTFS_AREC_RESIDENT + need, 8);
+	while (ntfs_arec_free(&c, base) < need) {
+		err = ntfs_xrec_move_one(t, base, x, x_nr, false);
+		if (err)
+			return err;
+	}
+	list = ntfs_arec_insert(&c, base, NTFS_AT_ATTR_LIST, NULL, 0, NTFS_AREC_RESIDENT, 0);
+	if (IS_ERR(list))
+		return PTR_ERR(list);
+	/* Each entry moves what follows the list: walk again after each. */
+	return ntfs_xrec_enter_all(&c, base, ref, x, ntfs_xrec_ref(x, x_nr));
+}
+
+/**
+ * ntfs_file_add() - Add an attribute to a file where there is room
+ * @t:		the transaction
+ * @base:	the file's base record, its attributes checked
+ * @base_nr:	its number
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ * @nonres:	non-resident (plain header) rather than resident
+ * @body_len:	resident: value length; non-resident: mapping pairs bytes
+ * @where:	set to the record that holds the new attribute
+ * @where_nr:	set to its number
+ *
+ * The base record if it has the room; else an extension record of the
+ * file with room; else a new extension record (the file gets an attribute
+ * list if it has none).  Movable attributes ($FILE_NAME) leave the base
+ * record when the list needs their room there.  On an error the
+ * transaction must be aborted (records may have changed).
+ *
+ * Return: the attribute, or an ERR_PTR(): -ENOSPC (no free record, or an
+ * attribute too large for any record), -EOPNOTSUPP (a list that is not
+ * resident), -EIO, -ENOMEM.
+ */
+struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+				u32 type, const __le16 *name, u8 name_len, bool nonres,
+				u32 body_len, struct ntfs_record **where, u64 *where_nr)
+{
+	u32 hdr = nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT;
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_attr *a, *list;
+	struct ntfs_record *x;
+	u64 ref, x_nr;
+	int err;
+
+	*where = base;
+	*where_nr = base_nr;
+	a = ntfs_rec_add(sbi, base, type, name, name_len, hdr, body_len);
+	if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
+		return a;
+	list = ntfs_rec_list(sbi, base, &ref);
+	if (IS_ERR(list))
+		return list;
+	if (list) {
+		a = ntfs_xrec_add_existing(t, base, base_nr, type, name, name_len, hdr, body_len,
+					   where, where_nr);
+		if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
+			return a;
+	}
+	x = ntfs_xrec_new(t, base, base_nr, &x_nr);
+	if (IS_ERR(x))
+		return ERR_CAST(x);
+	if (!list) {
+		err = ntfs_xrec_make_list(t, base, base_nr, x, x_nr, ntfs_xrec_entry_len(name_len));
+		if (err)
+			return ERR_PTR(err);
+	}
+	*where = x;
+	*where_nr = x_nr;
+	return ntfs_xrec_add_to(t, base, x, x_nr, type, name, name_len, hdr, body_len);
+}

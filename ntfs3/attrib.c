@@ -599,7 +599,7 @@ static int ntfs_sedit_resident_copy(struct ntfs_sedit *e)
 /* Give a resident stream without an attribute one holding @len zeros. */
 static int ntfs_sedit_add_resident(struct ntfs_sedit *e, u32 len)
 {
-	struct ntfs_attr *a = ntfs_rec_add(e->sbi, e->rec, e->ns->type, e->ns->name,
+	struct ntfs_attr *a = ntfs_rec_add(e->t, e->rec, e->ns->type, e->ns->name,
 					   e->ns->name_len, NTFS_AREC_RESIDENT, len);
 
 	if (IS_ERR(a))
@@ -843,7 +843,7 @@ static int ntfs_sedit_replace_nonres(struct ntfs_sedit *e, u32 mp_len)
 		a = ntfs_arec_insert(&e->c, e->rec, ns->type, ns->name, ns->name_len, hdr,
 				     mp_len);
 	else
-		a = ntfs_rec_add(e->sbi, e->rec, ns->type, ns->name, ns->name_len, hdr, mp_len);
+		a = ntfs_rec_add(e->t, e->rec, ns->type, ns->name, ns->name_len, hdr, mp_len);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	a->flags = cpu_to_le16(flags);

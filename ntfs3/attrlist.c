@@ -27,7 +27,13 @@
 #include "attrrec.h"
 #include "attrlist.h"
 
-static u32 ntfs_alist_entry_len(u8 name_len)
+/**
+ * ntfs_alist_entry_len() - Bytes of the entry of an attribute
+ * @name_len:	units in the attribute's name
+ *
+ * Return: the entry's length, a multiple of 8.
+ */
+u32 ntfs_alist_entry_len(u8 name_len)
 {
 	return (NTFS_ALIST_HDR + 2 * name_len + 7) & ~7U;
 }
@@ -183,6 +189,66 @@ static void ntfs_alist_fill(struct ntfs_attr_list_entry *e, u32 len,
 		memcpy(e->name, k->name, 2 * k->name_len);
 }
 
+/* Offset in the checked list @v where the entry @k goes. */
+static u32 ntfs_alist_slot(const struct ntfs_arec_ctx *c, const u8 *v, u32 size,
+			   const struct ntfs_alist_key *k)
+{
+	u32 ofs = 0;
+
+	while (ofs < size && !ntfs_alist_after(c, ntfs_alist_at(v, ofs), k))
+		ofs += le16_to_cpu(ntfs_alist_at(v, ofs)->length);
+	return ofs;
+}
+
+/**
+ * ntfs_alist_insert() - Add an entry to a list value in a buffer
+ * @c:		the upcase table
+ * @v:		the list value, with room for the new entry after its end
+ * @size:	its bytes
+ * @k:		the entry
+ *
+ * Return: the new size, or -EIO for a list that cannot be walked.
+ */
+int ntfs_alist_insert(const struct ntfs_arec_ctx *c, u8 *v, u32 size,
+		      const struct ntfs_alist_key *k)
+{
+	u32 len = ntfs_alist_entry_len(k->name_len), ofs;
+
+	if (ntfs_alist_check(v, size))
+		return -EIO;
+	ofs = ntfs_alist_slot(c, v, size, k);
+	memmove(v + ofs + len, v + ofs, size - ofs);
+	memset(v + ofs, 0, len);
+	ntfs_alist_fill((void *)(v + ofs), len, k);
+	return size + len;
+}
+
+/**
+ * ntfs_alist_remove() - Remove the entry of one attribute from a list value in a buffer
+ * @v:		the list value
+ * @size:	its bytes
+ * @type:	the attribute's type
+ * @recnr:	number of the record holding it
+ * @instance:	its instance number there
+ *
+ * Return: the new size, -ENOENT when there is no such entry, -EIO for a
+ * list that cannot be walked.
+ */
+int ntfs_alist_remove(u8 *v, u32 size, u32 type, u64 recnr, u16 instance)
+{
+	int ofs;
+	u32 len;
+
+	if (ntfs_alist_check(v, size))
+		return -EIO;
+	ofs = ntfs_alist_find(v, size, type, recnr, instance);
+	if (ofs < 0)
+		return ofs;
+	len = le16_to_cpu(ntfs_alist_at(v, ofs)->length);
+	memmove(v + ofs, v + ofs + len, size - ofs - len);
+	return size - len;
+}
+
 /**
  * ntfs_alist_add() - Add an entry to a resident list at its sorted place
  * @c:		record size and upcase table
@@ -200,7 +266,7 @@ int ntfs_alist_add(const struct ntfs_arec_ctx *c, void *rec, struct ntfs_attr *l
 		   const struct ntfs_alist_key *k)
 {
 	u32 size = le32_to_cpu(list->r.value_length);
-	u32 len = ntfs_alist_entry_len(k->name_len), ofs = 0;
+	u32 len = ntfs_alist_entry_len(k->name_len);
 	u8 *v;
 	int err;
 
@@ -209,15 +275,11 @@ int ntfs_alist_add(const struct ntfs_arec_ctx *c, void *rec, struct ntfs_attr *l
 	v = (u8 *)list + le16_to_cpu(list->r.value_offset);
 	if (ntfs_alist_check(v, size))
 		return -EIO;
-	while (ofs < size && !ntfs_alist_after(c, ntfs_alist_at(v, ofs), k))
-		ofs += le16_to_cpu(ntfs_alist_at(v, ofs)->length);
 	err = ntfs_arec_set_value_len(c, rec, list, size + len);
 	if (err)
 		return err;
-	memmove(v + ofs + len, v + ofs, size - ofs);
-	memset(v + ofs, 0, len);
-	ntfs_alist_fill((void *)(v + ofs), len, k);
-	return 0;
+	err = ntfs_alist_insert(c, v, size, k);
+	return err < 0 ? err : 0;
 }
 
 /* Reverse @n bytes at @p. */

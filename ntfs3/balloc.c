@@ -333,3 +333,64 @@ s64 ntfs_count_free_clusters(struct ntfs_sb *sbi)
 	mutex_unlock(&sbi->bitmap_lock);
 	return pos >= bits ? (s64)(bits - used) : -1;
 }
+
+/**
+ * ntfs_free_attr_clusters() - Free the clusters of one extent of an attribute
+ * @t:		the transaction (the clusters are freed when it commits)
+ * @nr:		the record of the file, for messages
+ * @a:		a non-resident attribute
+ *
+ * Return: 0, -EIO for mapping pairs that do not decode, -ENOMEM.
+ */
+int ntfs_free_attr_clusters(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u32 mp = le16_to_cpu(a->nr.mp_offset);
+	struct ntfs_run *runs = NULL;
+	unsigned int n = 0, cap = 0, i;
+	const char *why;
+	int err;
+
+	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
+			       le64_to_cpu(a->nr.lowest_vcn), le64_to_cpu(a->nr.highest_vcn),
+			       sbi->total_clusters, &runs, &n, &cap, &why);
+	if (err)
+		err = ntfs_err_ratelimited(sbi->sb, nr, "attribute 0x%x: %s",
+					   le32_to_cpu(a->type), why);
+	for (i = 0; !err && i < n; i++)
+		if (runs[i].lcn != NTFS_LCN_HOLE)
+			err = ntfs_free_clusters(t, runs[i].lcn, runs[i].len);
+	kvfree(runs);
+	return err;
+}
+
+/**
+ * ntfs_alloc_runs() - Clusters for a small value that is written at once
+ * @t:		the transaction (returned by its abort)
+ * @clusters:	how many
+ * @runs:	filled with the runs, VCN 0 on; room for @clusters runs
+ * @nr:		set to the runs used
+ *
+ * Return: 0, -ENOSPC, -EIO, -ENOMEM.
+ */
+int ntfs_alloc_runs(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs, unsigned int *nr)
+{
+	u64 vcn = 0, hint = 0;
+	int err = 0;
+
+	*nr = 0;
+	while (!err && vcn < clusters) {
+		struct ntfs_run got;
+
+		err = ntfs_alloc_clusters(t, hint, clusters - vcn, &got);
+		if (err)
+			break;
+		runs[*nr].vcn = vcn;
+		runs[*nr].lcn = got.lcn;
+		runs[*nr].len = min(got.len, clusters - vcn);
+		vcn += runs[*nr].len;
+		hint = got.lcn + got.len;
+		(*nr)++;
+	}
+	return err;
+}

@@ -43,77 +43,248 @@ static u64 ntfs_xrec_ref(const struct ntfs_record *r, u64 nr)
 	return nr | (u64)le16_to_cpu(r->sequence) << 48;
 }
 
-/*
- * The $ATTRIBUTE_LIST of base record @rec, or NULL when @rec is an
- * extension record or its file has none; *@ref is set to the base
- * record's file reference, from the list.  Lists that are not resident
- * are not changed yet: ERR_PTR(-EOPNOTSUPP), reported.  ERR_PTR(-EIO) for
- * a list that cannot be walked or lacks the base record's entry.
+/**
+ * struct ntfs_xlist - The attribute list of a base record, as a change sees it
+ * @attr:	the $ATTRIBUTE_LIST attribute in the base record, NULL if none
+ * @v:		its value: in the record (resident), or @copy
+ * @size:	bytes of the value
+ * @ref:	the base record's file reference, from the list
+ * @copy:	a non-resident value read into memory, with room for one
+ *		more entry
  */
-static struct ntfs_attr *ntfs_rec_list(struct ntfs_sb *sbi, void *rec, u64 *ref)
+struct ntfs_xlist {
+	struct ntfs_attr	*attr;
+	u8			*v;
+	u32			size;
+	u64			ref;
+	void			*copy;
+};
+
+static void ntfs_xlist_put(struct ntfs_xlist *l)
+{
+	kvfree(l->copy);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Read a non-resident list value into l->copy. */
+static int ntfs_xlist_read(struct ntfs_sb *sbi, u64 nr, struct ntfs_xlist *l)
+{
+	const struct ntfs_attr *a = l->attr;
+	u64 size = le64_to_cpu(a->nr.data_size);
+	int err;
+
+	if (a->nr.lowest_vcn || size > NTFS_MAX_ATTR_LIST)
+		return ntfs_err_ratelimited(sbi->sb, nr,
+					    "attribute list in extents, or over 256 KiB");
+	l->copy = kvmalloc(size + NTFS_ALIST_ENTRY_MAX, GFP_NOFS);
+	if (!l->copy)
+		return -ENOMEM;
+	err = ntfs_read_nonres_attr(sbi, nr, a, l->copy, size);
+	l->v = l->copy;
+	l->size = size;
+	return err;
+}
+
+/*
+ * The attribute list of base record @rec into @l (l->attr NULL when @rec
+ * is an extension record or its file has none); ntfs_xlist_put() it.
+ * -EIO for a list that cannot be walked or lacks the base record's entry.
+ */
+static int ntfs_xlist_get(struct ntfs_sb *sbi, void *rec, struct ntfs_xlist *l)
 {
 	struct ntfs_record *r = rec;
 	/* For messages only: NTFS 3.0 records lack the field. */
 	u64 nr = le32_to_cpu(r->record_number);
-	struct ntfs_attr *list;
-	void *v;
-	u32 size;
+	int err = 0;
 
+	memset(l, 0, sizeof(*l));
 	if (r->base_record)
-		return NULL;
-	list = ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0);
-	if (!list)
-		return NULL;
-	if (list->non_resident) {
-		ntfs_err_ratelimited(sbi->sb, nr,
-				     "changing a file whose attribute list is not resident is not supported yet");
-		return ERR_PTR(-EOPNOTSUPP);
+		return 0;
+	l->attr = ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0);
+	if (!l->attr)
+		return 0;
+	if (l->attr->non_resident) {
+		err = ntfs_xlist_read(sbi, nr, l);
+	} else {
+		l->v = ntfs_attr_value(l->attr, 0);
+		l->size = le32_to_cpu(l->attr->r.value_length);
 	}
-	v = ntfs_attr_value(list, 0);
-	size = le32_to_cpu(list->r.value_length);
-	if (ntfs_alist_check(v, size) || ntfs_alist_base_ref(v, size, ref)) {
-		ntfs_err_ratelimited(sbi->sb, nr,
-				     "attribute list: damaged entry, or none for $STANDARD_INFORMATION");
-		return ERR_PTR(-EIO);
-	}
-	return list;
+	/* Empty only while ntfs_xrec_make_list() fills it. */
+	if (!err && (ntfs_alist_check(l->v, l->size) ||
+		     (l->size && ntfs_alist_base_ref(l->v, l->size, &l->ref))))
+		err = ntfs_err_ratelimited(sbi->sb, nr,
+					   "attribute list: damaged entry, or none for $STANDARD_INFORMATION");
+	if (err)
+		ntfs_xlist_put(l);
+	return err;
 }
 
 /*
- * Enter @a, which record @ref holds, in the list of base record @rec.
- * Its name is copied first: growing the list moves @a when @a is in @rec.
+ * Write the edited value of a non-resident list (l->v, l->size) to new
+ * clusters and point the list attribute at them; its old clusters are
+ * freed when the transaction commits.  Writing elsewhere keeps the list
+ * on disk whole until the records that name the new one are written.
  */
-static int ntfs_rec_list_enter(const struct ntfs_arec_ctx *c, void *rec, u64 ref,
-			       const struct ntfs_attr *a)
+static int ntfs_xlist_store(struct ntfs_trans *t, void *base, struct ntfs_xlist *l)
 {
-	struct ntfs_attr *list = ntfs_rec_find(rec, NTFS_AT_ATTR_LIST, NULL, 0);
-	struct ntfs_alist_key k = {
-		.type = le32_to_cpu(a->type),
-		.name_len = a->name_length,
-		.lowest_vcn = a->non_resident ? le64_to_cpu(a->nr.lowest_vcn) : 0,
-		.ref = ref,
-		.instance = le16_to_cpu(a->instance),
-	};
-	__le16 *name = NULL;
+	struct ntfs_sb *sbi = t->sbi;
+	u64 nr = le32_to_cpu(((struct ntfs_record *)base)->record_number);
+	u64 clusters = DIV_ROUND_UP(l->size, sbi->cluster_size);
+	struct ntfs_attr *a = l->attr;
+	struct ntfs_arec_ctx c;
+	struct ntfs_run *runs;
+	unsigned int n = 0;
+	size_t used = 0;
 	int err;
 
-	if (!list)
-		return -EIO;
+	ntfs_xrec_ctx(sbi, &c);
+	runs = kcalloc(max(clusters, 1ULL), sizeof(*runs), GFP_NOFS);
+	if (!runs)
+		return -ENOMEM;
+	err = ntfs_alloc_runs(t, clusters, runs, &n);
+	if (!err)
+		err = ntfs_write_runs(sbi, runs, n, l->v, l->size);
+	if (!err && ntfs_encode_runs(runs, n, 0, clusters, NULL, 0, &used))
+		err = -EIO;
+	if (!err && a->nr.allocated_size)
+		err = ntfs_free_attr_clusters(t, nr, a);
+	if (!err)
+		err = ntfs_arec_set_mp_len(&c, base, a, used);
+	if (!err && ntfs_encode_runs(runs, n, 0, clusters,
+				     (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used))
+		err = -EIO;
+	if (!err) {
+		a->nr.highest_vcn = cpu_to_le64(clusters - 1);
+		a->nr.allocated_size = cpu_to_le64(clusters << sbi->cluster_bits);
+		a->nr.data_size = cpu_to_le64(l->size);
+		a->nr.valid_size = cpu_to_le64(l->size);
+	}
+	kfree(runs);
+	return err;
+}
+
+/*
+ * A resident list that the base record has no room to grow becomes
+ * non-resident: its value (with the entry @k added) goes to clusters.
+ */
+static int ntfs_xlist_move_out(struct ntfs_trans *t, void *base, struct ntfs_xlist *l,
+			       const struct ntfs_alist_key *k)
+{
+	struct ntfs_arec_ctx c;
+	__le16 instance = l->attr->instance;
+	struct ntfs_attr *a;
+	void *copy;
+	int size;
+
+	ntfs_xrec_ctx(t->sbi, &c);
+	copy = kvmalloc(l->size + NTFS_ALIST_ENTRY_MAX, GFP_NOFS);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, l->v, l->size);
+	size = ntfs_alist_insert(&c, copy, l->size, k);
+	if (size < 0) {
+		kvfree(copy);
+		return size;
+	}
+	ntfs_rec_remove(base, l->attr);
+	a = ntfs_arec_insert(&c, base, NTFS_AT_ATTR_LIST, NULL, 0, NTFS_AREC_NONRES, 0);
+	if (IS_ERR(a)) {
+		kvfree(copy);
+		return PTR_ERR(a);
+	}
+	a->instance = instance;
+	l->attr = a;
+	l->copy = copy;
+	l->v = copy;
+	l->size = size;
+	return ntfs_xlist_store(t, base, l);
+}
+
+/* The list entry of @a, which record @ref holds; its name is copied. */
+static int ntfs_xlist_key(const struct ntfs_attr *a, u64 ref, struct ntfs_alist_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->type = le32_to_cpu(a->type);
+	k->name_len = a->name_length;
+	k->lowest_vcn = a->non_resident ? le64_to_cpu(a->nr.lowest_vcn) : 0;
+	k->ref = ref;
+	k->instance = le16_to_cpu(a->instance);
 	if (a->name_length) {
-		name = kmemdup((u8 *)a + le16_to_cpu(a->name_offset), 2 * a->name_length,
-			       GFP_NOFS);
-		if (!name)
+		k->name = kmemdup((u8 *)a + le16_to_cpu(a->name_offset), 2 * a->name_length,
+				  GFP_NOFS);
+		if (!k->name)
 			return -ENOMEM;
 	}
-	k.name = name;
-	err = ntfs_alist_add(c, rec, list, &k);
-	kfree(name);
+	return 0;
+}
+
+/*
+ * Enter @a, which record @ref holds, in the list of base record @base.
+ * Growing a resident list moves @a when @a is in @base.
+ */
+static int ntfs_xlist_enter(struct ntfs_trans *t, void *base, u64 ref, const struct ntfs_attr *a)
+{
+	struct ntfs_alist_key k;
+	struct ntfs_arec_ctx c;
+	struct ntfs_xlist l;
+	int err;
+
+	ntfs_xrec_ctx(t->sbi, &c);
+	err = ntfs_xlist_key(a, ref, &k);
+	if (!err)
+		err = ntfs_xlist_get(t->sbi, base, &l);
+	if (!err && !l.attr)
+		err = -EIO;
+	if (!err && !l.attr->non_resident) {
+		err = ntfs_alist_add(&c, base, l.attr, &k);
+		if (err == -ENOSPC)
+			err = ntfs_xlist_move_out(t, base, &l, &k);
+	} else if (!err) {
+		err = ntfs_alist_insert(&c, l.v, l.size, &k);
+		if (err >= 0) {
+			l.size = err;
+			err = ntfs_xlist_store(t, base, &l);
+		}
+	}
+	ntfs_xlist_put(&l);
+	kfree(k.name);
+	return err;
+}
+
+/*
+ * Remove the list entry of the attribute of @type and @instance in record
+ * @nr from the list of base record @base.
+ */
+static int ntfs_xlist_forget(struct ntfs_trans *t, void *base, u32 type, u64 nr, u16 instance)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_xlist l;
+	int err;
+
+	ntfs_xrec_ctx(t->sbi, &c);
+	err = ntfs_xlist_get(t->sbi, base, &l);
+	if (!err && !l.attr)
+		err = -EIO;
+	if (!err && !l.attr->non_resident) {
+		err = ntfs_alist_del(&c, base, l.attr, type, nr, instance);
+	} else if (!err) {
+		err = ntfs_alist_remove(l.v, l.size, type, nr, instance);
+		if (err >= 0) {
+			l.size = err;
+			err = ntfs_xlist_store(t, base, &l);
+		}
+	}
+	ntfs_xlist_put(&l);
+	if (err == -ENOENT)
+		return ntfs_err_ratelimited(t->sbi->sb, nr,
+					    "attribute 0x%x is missing from the attribute list",
+					    type);
 	return err;
 }
 
 /**
  * ntfs_rec_add() - Insert a new attribute into a record, list kept in step
- * @sbi:	the volume
+ * @t:		the transaction
  * @rec:	the record, fixed up (a transaction's copy)
  * @type:	attribute type
  * @name:	UTF-16 name, NULL for none
@@ -125,27 +296,32 @@ static int ntfs_rec_list_enter(const struct ntfs_arec_ctx *c, void *rec, u64 ref
  * entry; an extension record's attribute is entered by the caller.
  *
  * Return: the attribute, or ERR_PTR(-ENOSPC) when the record lacks the
- * room (nothing changed), ERR_PTR(-EIO), ERR_PTR(-EOPNOTSUPP) for a list
- * that is not resident, ERR_PTR(-ENOMEM).
+ * room, ERR_PTR(-EIO), ERR_PTR(-ENOMEM); on error the transaction must
+ * be aborted.
  */
-struct ntfs_attr *ntfs_rec_add(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
+struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const __le16 *name,
 			       u8 name_len, u32 hdr, u32 body_len)
 {
 	struct ntfs_arec_ctx c;
-	struct ntfs_attr *list, *a;
+	struct ntfs_xlist l;
+	struct ntfs_attr *a;
+	bool listed;
 	u16 instance;
 	u64 ref;
 	int err;
 
-	ntfs_xrec_ctx(sbi, &c);
-	list = ntfs_rec_list(sbi, rec, &ref);
-	if (IS_ERR(list))
-		return list;
+	ntfs_xrec_ctx(t->sbi, &c);
+	err = ntfs_xlist_get(t->sbi, rec, &l);
+	if (err)
+		return ERR_PTR(err);
+	listed = l.attr;
+	ref = l.ref;
+	ntfs_xlist_put(&l);
 	a = ntfs_arec_insert(&c, rec, type, name, name_len, hdr, body_len);
-	if (IS_ERR(a) || !list)
+	if (IS_ERR(a) || !listed)
 		return a;
 	instance = le16_to_cpu(a->instance);
-	err = ntfs_rec_list_enter(&c, rec, ref, a);
+	err = ntfs_xlist_enter(t, rec, ref, a);
 	a = ntfs_arec_by_instance(&c, rec, instance);
 	if (err) {
 		ntfs_rec_remove(rec, a);
@@ -156,7 +332,7 @@ struct ntfs_attr *ntfs_rec_add(struct ntfs_sb *sbi, void *rec, u32 type, const _
 
 /**
  * ntfs_rec_insert() - Insert a new attribute into a record at its sorted place
- * @sbi:	the volume (record size, upcase table for the name order)
+ * @t:		the transaction
  * @rec:	the record, fixed up (a transaction's copy)
  * @type:	attribute type
  * @name:	UTF-16 name, NULL for none
@@ -170,56 +346,46 @@ struct ntfs_attr *ntfs_rec_add(struct ntfs_sb *sbi, void *rec, u32 type, const _
  *
  * Return: as ntfs_rec_add().
  */
-struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
+struct ntfs_attr *ntfs_rec_insert(struct ntfs_trans *t, void *rec, u32 type,
 				  const __le16 *name, u8 name_len, bool nonres, u32 body_len)
 {
-	return ntfs_rec_add(sbi, rec, type, name, name_len,
+	return ntfs_rec_add(t, rec, type, name, name_len,
 			    nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, body_len);
-}
-
-/* Remove the list entry of @a, which record @nr holds; *@a follows moves. */
-static int ntfs_rec_list_forget(struct ntfs_sb *sbi, void *base, struct ntfs_attr *list,
-				u64 nr, struct ntfs_attr **a, bool a_in_base)
-{
-	u16 instance = le16_to_cpu((*a)->instance);
-	struct ntfs_arec_ctx c;
-	int err;
-
-	ntfs_xrec_ctx(sbi, &c);
-	err = ntfs_alist_del(&c, base, list, le32_to_cpu((*a)->type), nr, instance);
-	if (err == -ENOENT)
-		return ntfs_err_ratelimited(sbi->sb, nr,
-					    "attribute 0x%x is missing from the attribute list",
-					    le32_to_cpu((*a)->type));
-	if (!err && a_in_base)
-		*a = ntfs_arec_by_instance(&c, base, instance);
-	return err;
 }
 
 /**
  * ntfs_rec_drop() - Remove an attribute from a base record
- * @sbi:	the volume
+ * @t:		the transaction
  * @rec:	the record, fixed up (a transaction's copy)
  * @a:		an attribute of it
  *
  * In a base record with an attribute list the attribute's entry goes too.
  *
  * Return: 0; -EIO when the list has no entry for @a or cannot be walked,
- * -EOPNOTSUPP for a list that is not resident (nothing changed).
+ * -ENOSPC, -ENOMEM (the transaction must then be aborted).
  */
-int ntfs_rec_drop(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a)
+int ntfs_rec_drop(struct ntfs_trans *t, void *rec, struct ntfs_attr *a)
 {
-	struct ntfs_attr *list;
+	u16 instance = le16_to_cpu(a->instance);
+	struct ntfs_arec_ctx c;
+	struct ntfs_xlist l;
+	bool listed;
 	u64 ref;
 	int err;
 
-	list = ntfs_rec_list(sbi, rec, &ref);
-	if (IS_ERR(list))
-		return PTR_ERR(list);
-	if (list) {
-		err = ntfs_rec_list_forget(sbi, rec, list, NTFS_REF_RECORD(ref), &a, true);
+	err = ntfs_xlist_get(t->sbi, rec, &l);
+	if (err)
+		return err;
+	listed = l.attr;
+	ref = l.ref;
+	ntfs_xlist_put(&l);
+	if (listed) {
+		err = ntfs_xlist_forget(t, rec, le32_to_cpu(a->type), NTFS_REF_RECORD(ref),
+					instance);
 		if (err)
 			return err;
+		ntfs_xrec_ctx(t->sbi, &c);
+		a = ntfs_arec_by_instance(&c, rec, instance);
 	}
 	ntfs_rec_remove(rec, a);
 	return 0;
@@ -240,15 +406,15 @@ int ntfs_rec_drop(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a)
 int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
 		       u8 name_len)
 {
-	struct ntfs_attr *list;
-	u64 ref;
+	struct ntfs_xlist l;
+	int err = ntfs_xlist_get(sbi, rec, &l);
 
-	list = ntfs_rec_list(sbi, rec, &ref);
-	if (IS_ERR_OR_NULL(list))
-		return PTR_ERR_OR_ZERO(list);
-	return ntfs_alist_names_elsewhere(ntfs_attr_value(list, 0),
-					  le32_to_cpu(list->r.value_length), type, name,
-					  name_len, NTFS_REF_RECORD(ref));
+	if (err || !l.attr)
+		return err;
+	err = ntfs_alist_names_elsewhere(l.v, l.size, type, name, name_len,
+					 NTFS_REF_RECORD(l.ref));
+	ntfs_xlist_put(&l);
+	return err;
 }
 
 /**
@@ -363,42 +529,42 @@ static struct ntfs_record *ntfs_fwalk_ext(struct ntfs_fwalk *w, u64 nr)
 	return err ? ERR_PTR(err) : r;
 }
 
-/* Move the walk to the next record of the file; false at the end. */
+/*
+ * Move the walk to the next record of the file: 1, 0 at the end, or a
+ * negative errno.  A non-resident list is read again at each step.
+ */
 static int ntfs_fwalk_next_rec(struct ntfs_fwalk *w)
 {
-	struct ntfs_sb *sbi = w->t->sbi;
-	struct ntfs_attr *list;
-	const u8 *v;
-	u32 size;
-	u64 ref;
+	struct ntfs_record *r = NULL;
+	struct ntfs_xlist l;
+	int err;
 
 	if (!w->rec) {
 		w->rec = w->base;
 		w->nr = w->base_nr;
 		return 1;
 	}
-	list = ntfs_rec_list(sbi, w->base, &ref);
-	if (IS_ERR_OR_NULL(list))
-		return PTR_ERR_OR_ZERO(list);
-	v = ntfs_attr_value(list, 0);
-	size = le32_to_cpu(list->r.value_length);
-	while (w->next < size) {
-		const struct ntfs_attr_list_entry *e = (const void *)(v + w->next);
+	err = ntfs_xlist_get(w->t->sbi, w->base, &l);
+	if (err || !l.attr)
+		return err;
+	while (!r && w->next < l.size) {
+		const struct ntfs_attr_list_entry *e = (const void *)(l.v + w->next);
 		u64 nr = NTFS_REF_RECORD(le64_to_cpu(e->record));
 		u32 at = w->next;
-		struct ntfs_record *r;
 
 		w->next += le16_to_cpu(e->length);
-		if (ntfs_fwalk_seen(v, at, nr, w->base_nr))
+		if (ntfs_fwalk_seen(l.v, at, nr, w->base_nr))
 			continue;
 		r = ntfs_fwalk_ext(w, nr);
-		if (IS_ERR(r))
-			return PTR_ERR(r);
-		w->rec = r;
-		w->nr = nr;
-		return 1;
+		if (!IS_ERR(r)) {
+			w->rec = r;
+			w->nr = nr;
+		}
 	}
-	return 0;
+	ntfs_xlist_put(&l);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	return r ? 1 : 0;
 }
 
 /**
@@ -469,20 +635,11 @@ static int ntfs_xrec_free(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
 int ntfs_file_drop(struct ntfs_trans *t, struct ntfs_record *base, struct ntfs_record *rec,
 		   u64 nr, struct ntfs_attr *a)
 {
-	struct ntfs_sb *sbi = t->sbi;
-	struct ntfs_attr *list;
-	u64 ref;
 	int err;
 
 	if (rec == base)
-		return ntfs_rec_drop(sbi, base, a);
-	list = ntfs_rec_list(sbi, base, &ref);
-	if (IS_ERR(list))
-		return PTR_ERR(list);
-	if (!list)
-		return ntfs_err_ratelimited(sbi->sb, nr,
-					    "extension record of a file without a list");
-	err = ntfs_rec_list_forget(sbi, base, list, nr, &a, false);
+		return ntfs_rec_drop(t, base, a);
+	err = ntfs_xlist_forget(t, base, le32_to_cpu(a->type), nr, le16_to_cpu(a->instance));
 	if (err)
 		return err;
 	ntfs_rec_remove(rec, a);
@@ -579,9 +736,9 @@ static int ntfs_xrec_move_one(struct ntfs_trans *t, struct ntfs_record *base,
 		return 0;
 	}
 	/* The entry is replaced by one of the same length: no room needed. */
-	err = ntfs_rec_drop(sbi, base, best);
+	err = ntfs_rec_drop(t, base, best);
 	if (!err)
-		err = ntfs_rec_list_enter(&c, base, ntfs_xrec_ref(to, to_nr), n);
+		err = ntfs_xlist_enter(t, base, ntfs_xrec_ref(to, to_nr), n);
 	return err;
 }
 
@@ -608,7 +765,7 @@ static struct ntfs_attr *ntfs_xrec_nth(struct ntfs_record *r, unsigned int k)
  * base record's new, empty list.  Entering moves the attributes after the
  * list, not their order: the base record's are taken by position.
  */
-static int ntfs_xrec_enter_all(const struct ntfs_arec_ctx *c, struct ntfs_record *base, u64 ref,
+static int ntfs_xrec_enter_all(struct ntfs_trans *t, struct ntfs_record *base, u64 ref,
 			       struct ntfs_record *x, u64 x_ref)
 {
 	struct ntfs_attr *a;
@@ -621,14 +778,14 @@ static int ntfs_xrec_enter_all(const struct ntfs_arec_ctx *c, struct ntfs_record
 			break;
 		if (le32_to_cpu(a->type) == NTFS_AT_ATTR_LIST)
 			continue;
-		err = ntfs_rec_list_enter(c, base, ref, a);
+		err = ntfs_xlist_enter(t, base, ref, a);
 		if (err)
 			return err;
 	}
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	while ((a = ntfs_next_attr(x, a, NULL)) && !IS_ERR(a)) {
-		err = ntfs_rec_list_enter(c, base, x_ref, a);
+		err = ntfs_xlist_enter(t, base, x_ref, a);
 		if (err)
 			return err;
 	}
@@ -637,27 +794,40 @@ static int ntfs_xrec_enter_all(const struct ntfs_arec_ctx *c, struct ntfs_record
 
 /*
  * Add a new attribute to extension record @r (number @r_nr) of the file
- * of @base, which has a list: room for its entry is made in the base
- * record first by moving attributes to @r.
+ * of @base, which has a list: room for its entry in a resident list is
+ * made in the base record first by moving attributes to @r.
  */
 static struct ntfs_attr *ntfs_xrec_add_to(struct ntfs_trans *t, struct ntfs_record *base,
 					  struct ntfs_record *r, u64 r_nr, u32 type,
 					  const __le16 *name, u8 name_len, u32 hdr, u32 body_len)
 {
 	struct ntfs_arec_ctx c;
+	struct ntfs_xlist l;
 	struct ntfs_attr *a;
+	bool resident;
 	int err;
 
 	ntfs_xrec_ctx(t->sbi, &c);
-	while (ntfs_arec_free(&c, base) < ntfs_xrec_entry_len(name_len)) {
+	err = ntfs_xlist_get(t->sbi, base, &l);
+	if (err)
+		return ERR_PTR(err);
+	resident = l.attr && !l.attr->non_resident;
+	ntfs_xlist_put(&l);
+	/*
+	 * Names leave the base record to keep a resident list growing there;
+	 * when none is left to move, the list moves to clusters instead.
+	 */
+	while (resident && ntfs_arec_free(&c, base) < ntfs_xrec_entry_len(name_len)) {
 		err = ntfs_xrec_move_one(t, base, r, r_nr, true);
+		if (err == -ENOSPC)
+			break;
 		if (err)
 			return ERR_PTR(err);
 	}
 	a = ntfs_arec_insert(&c, r, type, name, name_len, hdr, body_len);
 	if (IS_ERR(a))
 		return a;
-	err = ntfs_rec_list_enter(&c, base, ntfs_xrec_ref(r, r_nr), a);
+	err = ntfs_xlist_enter(t, base, ntfs_xrec_ref(r, r_nr), a);
 	if (err) {
 		ntfs_rec_remove(r, a);
 		return ERR_PTR(err);
@@ -726,7 +896,7 @@ static int ntfs_xrec_make_list(struct ntfs_trans *t, struct ntfs_record *base, u
 	if (IS_ERR(list))
 		return PTR_ERR(list);
 	/* Each entry moves what follows the list: walk again after each. */
-	return ntfs_xrec_enter_all(&c, base, ref, x, ntfs_xrec_ref(x, x_nr));
+	return ntfs_xrec_enter_all(t, base, ref, x, ntfs_xrec_ref(x, x_nr));
 }
 
 /**
@@ -757,21 +927,24 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 				u32 body_len, struct ntfs_record **where, u64 *where_nr)
 {
 	u32 hdr = nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT;
-	struct ntfs_sb *sbi = t->sbi;
-	struct ntfs_attr *a, *list;
 	struct ntfs_record *x;
-	u64 ref, x_nr;
+	struct ntfs_xlist l;
+	struct ntfs_attr *a;
+	bool listed;
+	u64 x_nr;
 	int err;
 
 	*where = base;
 	*where_nr = base_nr;
-	a = ntfs_rec_add(sbi, base, type, name, name_len, hdr, body_len);
+	a = ntfs_rec_add(t, base, type, name, name_len, hdr, body_len);
 	if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
 		return a;
-	list = ntfs_rec_list(sbi, base, &ref);
-	if (IS_ERR(list))
-		return list;
-	if (list) {
+	err = ntfs_xlist_get(t->sbi, base, &l);
+	if (err)
+		return ERR_PTR(err);
+	listed = l.attr;
+	ntfs_xlist_put(&l);
+	if (listed) {
 		a = ntfs_xrec_add_existing(t, base, base_nr, type, name, name_len, hdr, body_len,
 					   where, where_nr);
 		if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
@@ -780,7 +953,7 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 	x = ntfs_xrec_new(t, base, base_nr, &x_nr);
 	if (IS_ERR(x))
 		return ERR_CAST(x);
-	if (!list) {
+	if (!listed) {
 		err = ntfs_xrec_make_list(t, base, base_nr, x, x_nr, ntfs_xrec_entry_len(name_len));
 		if (err)
 			return ERR_PTR(err);

@@ -588,7 +588,7 @@ static int ntfs_store_label(struct ntfs_trans *t, const __le16 *u, int n)
 		return ntfs_err_ratelimited(t->sbi->sb, NTFS_VOLUME_INO,
 					    "$VOLUME_NAME is non-resident");
 	if (!a)
-		a = ntfs_rec_insert(t->sbi, r, NTFS_AT_VOLUME_NAME, NULL, 0, false, 2 * n);
+		a = ntfs_rec_insert(t, r, NTFS_AT_VOLUME_NAME, NULL, 0, false, 2 * n);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	err = ntfs_rec_set_value_len(t->sbi, r, a, 2 * n);

@@ -898,7 +898,7 @@ static int ntfs_itree_bitmap_grow(struct ntfs_itree *tr, u32 bytes)
 	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len);
 
 	if (!a) {
-		a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len,
+		a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len,
 				    false, bytes);
 		return PTR_ERR_OR_ZERO(a);
 	}
@@ -918,7 +918,7 @@ static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
 	a = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len);
 	if (a)
 		return ntfs_itree_bad(tr, "an $INDEX_ALLOCATION:$I30 the inode did not load");
-	a = ntfs_rec_insert(tr->sbi, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len,
+	a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len,
 			    true, 8);
 	if (IS_ERR(a))
 		return PTR_ERR(a);

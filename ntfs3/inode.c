@@ -337,8 +337,9 @@ void ntfs_inode_cache_destroy(void)
 }
 
 /* The empty $I30 index of a new directory: a root with only the end entry. */
-static int ntfs_add_empty_index(struct ntfs_sb *sbi, struct ntfs_record *r)
+static int ntfs_add_empty_index(struct ntfs_trans *t, struct ntfs_record *r)
 {
+	struct ntfs_sb *sbi = t->sbi;
 	static const __le16 i30[] = { cpu_to_le16('$'), cpu_to_le16('I'),
 				      cpu_to_le16('3'), cpu_to_le16('0') };
 	u32 len = sizeof(struct ntfs_index_root) + sizeof(struct ntfs_index_entry);
@@ -346,7 +347,7 @@ static int ntfs_add_empty_index(struct ntfs_sb *sbi, struct ntfs_record *r)
 	struct ntfs_index_entry *end;
 	struct ntfs_attr *a;
 
-	a = ntfs_rec_insert(sbi, r, NTFS_AT_INDEX_ROOT, i30, ARRAY_SIZE(i30), false, len);
+	a = ntfs_rec_insert(t, r, NTFS_AT_INDEX_ROOT, i30, ARRAY_SIZE(i30), false, len);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	a->r.value_length = cpu_to_le32(len);
@@ -370,7 +371,7 @@ static int ntfs_add_empty_index(struct ntfs_sb *sbi, struct ntfs_record *r)
 
 /**
  * ntfs_fill_new_record() - The attributes of a new file, but its name
- * @sbi:	the volume
+ * @t:		the transaction
  * @r:		a record formatted by ntfs_trans_new_record()
  * @dir:	a directory (empty $I30 index) rather than a file (empty,
  *		resident $DATA)
@@ -379,13 +380,13 @@ static int ntfs_add_empty_index(struct ntfs_sb *sbi, struct ntfs_record *r)
  *
  * Return: 0 or -ENOSPC (cannot happen in an empty record).
  */
-int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
+int ntfs_fill_new_record(struct ntfs_trans *t, struct ntfs_record *r, bool dir,
 			 u32 security_id, __le64 now)
 {
 	struct ntfs_std_info *si;
 	struct ntfs_attr *a;
 
-	a = ntfs_rec_insert(sbi, r, NTFS_AT_STANDARD_INFO, NULL, 0, false, sizeof(*si));
+	a = ntfs_rec_insert(t, r, NTFS_AT_STANDARD_INFO, NULL, 0, false, sizeof(*si));
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	a->r.value_length = cpu_to_le32(sizeof(*si));
@@ -398,8 +399,8 @@ int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
 	si->attributes = cpu_to_le32(dir ? 0 : FILE_ATTRIBUTE_ARCHIVE);
 	si->security_id = cpu_to_le32(security_id);
 	if (dir)
-		return ntfs_add_empty_index(sbi, r);
-	a = ntfs_rec_insert(sbi, r, NTFS_AT_DATA, NULL, 0, false, 0);
+		return ntfs_add_empty_index(t, r);
+	a = ntfs_rec_insert(t, r, NTFS_AT_DATA, NULL, 0, false, 0);
 	return PTR_ERR_OR_ZERO(a);
 }
 

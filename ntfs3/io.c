@@ -207,3 +207,47 @@ int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set)
 	}
 	return 0;
 }
+
+/**
+ * ntfs_write_runs() - Write a small value to its clusters, synchronously
+ * @sbi:	the volume
+ * @runs:	the clusters, in order (no holes)
+ * @nr:		runs in @runs
+ * @buf:	the value
+ * @len:	its bytes; the rest of the last cluster is zeroed
+ *
+ * For metadata that has no page cache of its own ($EA, attribute lists)
+ * and is always written to clusters it just got.
+ *
+ * Return: 0, -EIO, -ENOMEM.
+ */
+int ntfs_write_runs(struct ntfs_sb *sbi, const struct ntfs_run *runs, unsigned int nr,
+		    const void *buf, u32 len)
+{
+	struct super_block *sb = sbi->sb;
+	u32 per = 1U << (sbi->cluster_bits - sb->s_blocksize_bits);
+	u64 pos = 0, blk, end;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		blk = (u64)runs[i].lcn * per;
+		end = blk + runs[i].len * per;
+		for (; !err && blk < end; blk++, pos += sb->s_blocksize) {
+			struct buffer_head *bh = sb_getblk(sb, blk);
+			u32 n = pos < len ? min_t(u64, len - pos, sb->s_blocksize) : 0;
+
+			if (!bh)
+				return -ENOMEM;
+			lock_buffer(bh);
+			memcpy(bh->b_data, buf + pos, n);
+			memset(bh->b_data + n, 0, sb->s_blocksize - n);
+			set_buffer_uptodate(bh);
+			mark_buffer_dirty(bh);
+			unlock_buffer(bh);
+			err = sync_dirty_buffer(bh);
+			brelse(bh);
+		}
+	}
+	return err;
+}

@@ -112,6 +112,11 @@ static int ntfs_load_stream(struct ntfs_sb *sbi, const struct ntfs_recset *rs,
 
 	ns->record = rs->base;
 	ns->type = le32_to_cpu(first->type);
+	/* Changes (and their undo) find the attribute by type and name. */
+	if (i30) {
+		ns->name = (__le16 *)ntfs_i30;
+		ns->name_len = ARRAY_SIZE(ntfs_i30);
+	}
 	err = ntfs_stream_from_attr(sbi, ns, first);
 	if (!err && !ns->resident)
 		err = ntfs_load_runs(sbi, rs, ns, ns->type, i30);
@@ -497,7 +502,7 @@ static int ntfs_add_reparse(struct ntfs_trans *t, struct ntfs_record *r,
 	struct ntfs_std_info *si;
 	struct ntfs_attr *a;
 
-	a = ntfs_rec_insert(t->sbi, r, NTFS_AT_REPARSE, NULL, 0, false, kind->rp_len);
+	a = ntfs_rec_insert(t, r, NTFS_AT_REPARSE, NULL, 0, false, kind->rp_len);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	a->r.value_length = cpu_to_le32(kind->rp_len);
@@ -515,7 +520,6 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 			  const struct ntfs_file_name *fn, u32 fn_size,
 			  const struct ntfs_new_kind *kind, __le64 now, u64 *nr)
 {
-	struct ntfs_sb *sbi = t->sbi;
 	struct ntfs_record *r;
 	u64 ref;
 	int err = ntfs_alloc_record(t, nr);
@@ -529,7 +533,7 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	ref = *nr | (u64)le16_to_cpu(r->sequence) << 48;
-	err = ntfs_fill_new_record(sbi, r, kind->dir, NTFS_I(dir)->security_id, now);
+	err = ntfs_fill_new_record(t, r, kind->dir, NTFS_I(dir)->security_id, now);
 	if (!err)
 		err = ntfs_add_name_attr(t, r, *nr, fn, fn_size);
 	if (!err && kind->rp)
@@ -1024,26 +1028,6 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 	return err;
 }
 
-/* Give back the clusters of one non-resident attribute extent. */
-static int ntfs_free_extent_clusters(struct ntfs_trans *t, const struct ntfs_attr *a)
-{
-	struct ntfs_sb *sbi = t->sbi;
-	u32 mp = le16_to_cpu(a->nr.mp_offset);
-	struct ntfs_run *runs = NULL;
-	unsigned int nr = 0, cap = 0, i;
-	const char *why;
-	int err;
-
-	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
-			       le64_to_cpu(a->nr.lowest_vcn), le64_to_cpu(a->nr.highest_vcn),
-			       sbi->total_clusters, &runs, &nr, &cap, &why);
-	for (i = 0; !err && i < nr; i++)
-		if (runs[i].lcn != NTFS_LCN_HOLE)
-			err = ntfs_free_clusters(t, runs[i].lcn, runs[i].len);
-	kvfree(runs);
-	return err;
-}
-
 /* Mark each record of a deleted file free, its sequence number advanced. */
 static int ntfs_free_records(struct ntfs_trans *t, const struct ntfs_recset *rs)
 {
@@ -1085,7 +1069,7 @@ static void ntfs_delete_file(struct inode *inode)
 		if (IS_ERR(a))
 			err = PTR_ERR(a);
 		else if (a->non_resident)
-			err = ntfs_free_extent_clusters(&t, a);
+			err = ntfs_free_attr_clusters(&t, ni->record, a);
 	}
 	/* A reparse point leaves the $Reparse index with its file. */
 	if (!err && ni->reparse_tag)

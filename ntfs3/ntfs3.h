@@ -393,6 +393,8 @@ int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
 int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len);
 int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set);
+int ntfs_write_runs(struct ntfs_sb *sbi, const struct ntfs_run *runs, unsigned int nr,
+		    const void *buf, u32 len);
 
 /* name.c */
 int ntfs_name_from_utf16(struct ntfs_sb *sbi, const __le16 *name, u32 len, char *buf, int size);
@@ -461,6 +463,8 @@ int ntfs_free_clusters(struct ntfs_trans *t, u64 lcn, u64 len);
 int ntfs_find_free_record(struct ntfs_sb *sbi, u64 *nr);
 int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
 int ntfs_free_record(struct ntfs_trans *t, u64 nr);
+int ntfs_free_attr_clusters(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a);
+int ntfs_alloc_runs(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs, unsigned int *nr);
 s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
 int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed);
 
@@ -479,11 +483,11 @@ struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_rec
  */
 struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name_len);
 int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr);
-struct ntfs_attr *ntfs_rec_add(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
+struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const __le16 *name,
 			       u8 name_len, u32 hdr, u32 body_len);
-struct ntfs_attr *ntfs_rec_insert(struct ntfs_sb *sbi, void *rec, u32 type,
+struct ntfs_attr *ntfs_rec_insert(struct ntfs_trans *t, void *rec, u32 type,
 				  const __le16 *name, u8 name_len, bool nonres, u32 body_len);
-int ntfs_rec_drop(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a);
+int ntfs_rec_drop(struct ntfs_trans *t, void *rec, struct ntfs_attr *a);
 int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
 		       u8 name_len);
 struct ntfs_attr *ntfs_rec_lookup(struct ntfs_sb *sbi, void *rec, u32 type,
@@ -584,7 +588,7 @@ int ntfs_mft_ensure_free(struct ntfs_sb *sbi);
 struct timespec64 ntfs_time(__le64 t);
 __le64 ntfs_time_to_disk(struct timespec64 ts);
 struct ntfs_std_info *ntfs_trans_std_info(struct ntfs_trans *t, struct inode *inode);
-int ntfs_fill_new_record(struct ntfs_sb *sbi, struct ntfs_record *r, bool dir,
+int ntfs_fill_new_record(struct ntfs_trans *t, struct ntfs_record *r, bool dir,
 			 u32 security_id, __le64 now);
 struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);

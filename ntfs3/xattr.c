@@ -391,102 +391,19 @@ static void ntfs_ea_info_of(const void *buf, u32 len, struct ntfs_ea_info *info)
 }
 
 /* Set resident attribute @type of @r to @len bytes of @value, adding it if missing. */
-static int ntfs_put_resident(struct ntfs_sb *sbi, struct ntfs_record *r, u32 type,
+static int ntfs_put_resident(struct ntfs_trans *t, struct ntfs_record *r, u32 type,
 			     const void *value, u32 len)
 {
 	struct ntfs_attr *a = ntfs_rec_find(r, type, NULL, 0);
 	int err;
 
 	if (!a)
-		a = ntfs_rec_insert(sbi, r, type, NULL, 0, false, len);
+		a = ntfs_rec_insert(t, r, type, NULL, 0, false, len);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
-	err = ntfs_rec_set_value_len(sbi, r, a, len);
+	err = ntfs_rec_set_value_len(t->sbi, r, a, len);
 	if (!err)
 		memcpy(ntfs_attr_value(a, len), value, len);
-	return err;
-}
-
-/* Free the clusters of a non-resident $EA (at commit). */
-static int ntfs_ea_free_runs(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a)
-{
-	struct ntfs_sb *sbi = t->sbi;
-	u32 mp = le16_to_cpu(a->nr.mp_offset);
-	struct ntfs_run *runs = NULL;
-	unsigned int n = 0, cap = 0, i;
-	const char *why;
-	int err;
-
-	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp,
-			       le64_to_cpu(a->nr.lowest_vcn), le64_to_cpu(a->nr.highest_vcn),
-			       sbi->total_clusters, &runs, &n, &cap, &why);
-	if (err)
-		err = ntfs_err_ratelimited(sbi->sb, nr, "$EA: %s", why);
-	for (i = 0; !err && i < n; i++)
-		if (runs[i].lcn != NTFS_LCN_HOLE)
-			err = ntfs_free_clusters(t, runs[i].lcn, runs[i].len);
-	kvfree(runs);
-	return err;
-}
-
-/* @clusters clusters for a new $EA, in as few runs as the allocator finds. */
-static int ntfs_ea_alloc(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs,
-			 unsigned int *nr)
-{
-	u64 vcn = 0, hint = 0;
-	int err = 0;
-
-	*nr = 0;
-	while (!err && vcn < clusters) {
-		struct ntfs_run got;
-
-		err = ntfs_alloc_clusters(t, hint, clusters - vcn, &got);
-		if (err)
-			break;
-		runs[*nr].vcn = vcn;
-		runs[*nr].lcn = got.lcn;
-		runs[*nr].len = min(got.len, clusters - vcn);
-		vcn += runs[*nr].len;
-		hint = got.lcn + got.len;
-		(*nr)++;
-	}
-	return err;
-}
-
-/*
- * Write @len bytes of @buf into the clusters of @runs, zero-filled to the
- * end of the last one, through the block device's buffers (where the read
- * path reads a non-resident $EA) and synchronously: no dirty buffer is
- * left behind on clusters an abort gives back.
- */
-static int ntfs_ea_write_clusters(struct ntfs_sb *sbi, const struct ntfs_run *runs,
-				  unsigned int nr, const void *buf, u32 len)
-{
-	struct super_block *sb = sbi->sb;
-	u32 per = 1U << (sbi->cluster_bits - sb->s_blocksize_bits);
-	u64 pos = 0, blk, end;
-	unsigned int i;
-	int err = 0;
-
-	for (i = 0; !err && i < nr; i++) {
-		blk = (u64)runs[i].lcn * per;
-		end = blk + runs[i].len * per;
-		for (; !err && blk < end; blk++, pos += sb->s_blocksize) {
-			struct buffer_head *bh = sb_getblk(sb, blk);
-			u32 n = pos < len ? min_t(u64, len - pos, sb->s_blocksize) : 0;
-
-			if (!bh)
-				return -ENOMEM;
-			lock_buffer(bh);
-			memcpy(bh->b_data, buf + pos, n);
-			memset(bh->b_data + n, 0, sb->s_blocksize - n);
-			set_buffer_uptodate(bh);
-			mark_buffer_dirty(bh);
-			unlock_buffer(bh);
-			err = sync_dirty_buffer(bh);
-			brelse(bh);
-		}
-	}
 	return err;
 }
 
@@ -505,11 +422,11 @@ static int ntfs_ea_put_nonres(struct ntfs_trans *t, struct ntfs_record *r, const
 	runs = kcalloc(clusters, sizeof(*runs), GFP_NOFS);
 	if (!runs)
 		return -ENOMEM;
-	err = ntfs_ea_alloc(t, clusters, runs, &nr);
+	err = ntfs_alloc_runs(t, clusters, runs, &nr);
 	if (!err && ntfs_encode_runs(runs, nr, 0, clusters, NULL, 0, &used))
 		err = -EIO;
 	if (!err) {
-		a = ntfs_rec_insert(sbi, r, NTFS_AT_EA, NULL, 0, true, used);
+		a = ntfs_rec_insert(t, r, NTFS_AT_EA, NULL, 0, true, used);
 		err = PTR_ERR_OR_ZERO(a);
 	}
 	if (!err && ntfs_encode_runs(runs, nr, 0, clusters,
@@ -520,7 +437,7 @@ static int ntfs_ea_put_nonres(struct ntfs_trans *t, struct ntfs_record *r, const
 		a->nr.allocated_size = cpu_to_le64(clusters << sbi->cluster_bits);
 		a->nr.data_size = cpu_to_le64(len);
 		a->nr.valid_size = cpu_to_le64(len);
-		err = ntfs_ea_write_clusters(sbi, runs, nr, buf, len);
+		err = ntfs_write_runs(sbi, runs, nr, buf, len);
 	}
 	kfree(runs);
 	return err;
@@ -540,23 +457,23 @@ static int ntfs_ea_store(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
 
 	if (a && (a->non_resident || nonres || !len)) {
 		if (a->non_resident)
-			err = ntfs_ea_free_runs(t, nr, a);
+			err = ntfs_free_attr_clusters(t, nr, a);
 		if (!err)
-			err = ntfs_rec_drop(t->sbi, r, a);
+			err = ntfs_rec_drop(t, r, a);
 		if (err)
 			return err;
 	}
 	if (!len) {
 		a = ntfs_rec_find(r, NTFS_AT_EA_INFO, NULL, 0);
-		return a ? ntfs_rec_drop(t->sbi, r, a) : 0;
+		return a ? ntfs_rec_drop(t, r, a) : 0;
 	}
 	ntfs_ea_info_of(buf, len, &info);
-	err = ntfs_put_resident(t->sbi, r, NTFS_AT_EA_INFO, &info, sizeof(info));
+	err = ntfs_put_resident(t, r, NTFS_AT_EA_INFO, &info, sizeof(info));
 	if (err)
 		return err;
 	if (nonres)
 		return ntfs_ea_put_nonres(t, r, buf, len);
-	return ntfs_put_resident(t->sbi, r, NTFS_AT_EA, buf, len);
+	return ntfs_put_resident(t, r, NTFS_AT_EA, buf, len);
 }
 
 /*

@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "images"))
-from ntfs_image import Volume, u32, u64  # noqa: E402
+from ntfs_image import Stream, Volume, u32, u64  # noqa: E402
 
 FIRST_USER = 24
 
@@ -25,10 +25,28 @@ def data_size(f, vol):
     return None
 
 
+def i30_bitmap(f, vol):
+    """The $BITMAP:$I30 of directory f (its blocks in use), None if none."""
+    for a in f.attrs:
+        if a.type == 0xB0 and a.name == "$I30":
+            if not a.nonres:
+                return a.value()
+            return Stream(vol, a.runs, a.dsize).read(0, a.dsize)
+    return None
+
+
+def block_in_use(f, rec, vol):
+    """Index blocks marked free in $BITMAP:$I30 keep stale entries: skip them."""
+    bm = i30_bitmap(f, vol)
+    n = rec.soff // vol.ixs
+    return bm is not None and n // 8 < len(bm) and bm[n // 8] >> (n % 8) & 1
+
+
 def main():
     vol = Volume(sys.argv[1])
     checked = stale = 0
-    nodes = [(f, a, ix) for f, a, ix in vol.roots] + [(f, a, ix) for f, a, rec, ix in vol.blocks]
+    nodes = [(f, a, ix) for f, a, ix in vol.roots] + \
+        [(f, a, ix) for f, a, rec, ix in vol.blocks if block_in_use(f, rec, vol)]
     for _, a, ix in nodes:
         if a.name != "$I30":
             continue

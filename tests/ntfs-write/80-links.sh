@@ -1,0 +1,73 @@
+#!/bin/sh
+# links: files with more names than one MFT record holds.  Their
+# $FILE_NAMEs go to extension records named by an attribute list, which
+# moves to clusters when the base record cannot hold it: 500 names on one
+# file (every other one removed, a hundred moved to another directory, the
+# data appended and cut, an xattr set), all but a few removed after a
+# remount; then a file that the other driver gave 15 names (its own
+# layout of records and list) renamed, unlinked and linked by the driver
+# under test.  Frame: tests/include/ntfs-write.sh.
+. /tests/include/ntfs-write.sh
+
+# Long names: each $FILE_NAME takes about 180 bytes of a record.
+PAD=name-padding-to-make-each-file-name-attribute-long
+
+links() {	# FILE DIR FROM TO: hard links DIR/PAD-FROM .. DIR/PAD-TO
+	_i=$3
+	while [ "$_i" -le "$4" ]; do
+		ln "$1" "$2/$PAD-$_i" || return 1
+		_i=$((_i + 1))
+	done
+}
+
+unlinks() {	# DIR FIRST STEP LAST
+	for _i in $(seq "$2" "$3" "$4"); do
+		rm "$1/$PAD-$_i" || return 1
+	done
+}
+
+moves() {	# DIR FIRST STEP LAST DEST
+	for _i in $(seq "$2" "$3" "$4"); do
+		mv "$1/$PAD-$_i" "$5/moved-$_i" || return 1
+	done
+}
+
+unmoves() {	# DIR FIRST STEP LAST
+	for _i in $(seq "$2" "$3" "$4"); do
+		rm "$1/moved-$_i" || return 1
+	done
+}
+
+workload() {
+	d=$1
+	x OK "mkdir many" mkdir "$d/many"
+	x OK "mkdir moved" mkdir "$d/moved"
+	x OK "a file for 500 names" pwrite "$d/many/f" 0 20000 41
+	v "499 hard links to it" links "$d/many/f" "$d/many" 1 499
+	is 500 "its link count is 500" stat -c %h "$d/many/f"
+	v "every other link removed (249)" unlinks "$d/many" 2 2 498
+	v "100 links moved to another directory" moves "$d/many" 1 2 199 "$d/moved"
+	is 251 "its link count is 251" stat -c %h "$d/many/f"
+	x OK "append to it" append "$d/many/f" 7000 42
+	x OK "cut it" truncate "$d/moved/moved-1" 15000
+	x OK "user.names on it" setxattr "$d/many/f" user.names "two hundred and fifty-one"
+	remount
+	v "the 150 names left in many/ removed after a remount" unlinks "$d/many" 201 2 499
+	v "half of the moved ones removed (50)" unmoves "$d/moved" 1 4 197
+	is 51 "its link count is 51" stat -c %h "$d/many/f"
+
+	# names given by the other driver, changed by the driver under test
+	x OK "mkdir theirs" mkdir "$d/theirs"
+	remount_with "$OTHER"
+	x OK "a file for the other driver's names" pwrite "$d/theirs/g" 0 3000 43
+	v "14 links made by the other driver" links "$d/theirs/g" "$d/theirs" 1 14
+	remount_with "$DRIVER"
+	is 15 "the driver under test counts 15 names" stat -c %h "$d/theirs/g"
+	v "it removes 5 of them" unlinks "$d/theirs" 1 1 5
+	x OK "renames one into many/" rename "$d/theirs/$PAD-6" "$d/many/from-theirs"
+	x OK "links one more" link "$d/theirs/g" "$d/theirs/new-link"
+	is 11 "its link count is 11" stat -c %h "$d/theirs/g"
+}
+
+run_workload links
+write_done

@@ -213,13 +213,6 @@ struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_rec
 
 /* ---- changing one record's attributes --------------------------------- */
 
-static void ntfs_arec_ctx_init(struct ntfs_sb *sbi, struct ntfs_arec_ctx *c)
-{
-	c->rec_size = sbi->record_size;
-	c->upcase = sbi->upcase;
-	c->upcase_len = sbi->upcase_len;
-}
-
 /**
  * ntfs_rec_set_value_len() - Resize a resident value in its record
  * @sbi:	the volume
@@ -235,7 +228,7 @@ int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, 
 {
 	struct ntfs_arec_ctx c;
 
-	ntfs_arec_ctx_init(sbi, &c);
+	ntfs_rec_ctx(sbi, &c);
 	return ntfs_arec_set_value_len(&c, rec, a, len);
 }
 
@@ -322,7 +315,7 @@ static int ntfs_sedit_begin(struct ntfs_sedit *e, struct ntfs_trans *t, struct i
 	e->inode = inode;
 	e->ns = ns;
 	e->nr = ntfs_stream_base(inode);
-	ntfs_arec_ctx_init(e->sbi, &e->c);
+	ntfs_rec_ctx(e->sbi, &e->c);
 	e->rec = ntfs_trans_record(t, e->nr);
 	if (IS_ERR(e->rec))
 		return PTR_ERR(e->rec);

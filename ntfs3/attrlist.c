@@ -223,6 +223,23 @@ int ntfs_alist_insert(const struct ntfs_arec_ctx *c, u8 *v, u32 size,
 	return size + len;
 }
 
+/*
+ * Check list @v, then find the entry of one attribute: its offset (and
+ * *@len its length), -ENOENT, or -EIO.
+ */
+static int ntfs_alist_locate(const u8 *v, u32 size, u32 type, u64 recnr, u16 instance,
+			     u32 *len)
+{
+	int ofs;
+
+	if (ntfs_alist_check(v, size))
+		return -EIO;
+	ofs = ntfs_alist_find(v, size, type, recnr, instance);
+	if (ofs >= 0)
+		*len = le16_to_cpu(ntfs_alist_at(v, ofs)->length);
+	return ofs;
+}
+
 /**
  * ntfs_alist_remove() - Remove the entry of one attribute from a list value in a buffer
  * @v:		the list value
@@ -236,15 +253,11 @@ int ntfs_alist_insert(const struct ntfs_arec_ctx *c, u8 *v, u32 size,
  */
 int ntfs_alist_remove(u8 *v, u32 size, u32 type, u64 recnr, u16 instance)
 {
-	int ofs;
 	u32 len;
+	int ofs = ntfs_alist_locate(v, size, type, recnr, instance, &len);
 
-	if (ntfs_alist_check(v, size))
-		return -EIO;
-	ofs = ntfs_alist_find(v, size, type, recnr, instance);
 	if (ofs < 0)
 		return ofs;
-	len = le16_to_cpu(ntfs_alist_at(v, ofs)->length);
 	memmove(v + ofs, v + ofs + len, size - ofs - len);
 	return size - len;
 }
@@ -325,12 +338,9 @@ int ntfs_alist_del(const struct ntfs_arec_ctx *c, void *rec, struct ntfs_attr *l
 	if (list->non_resident)
 		return -EINVAL;
 	v = (u8 *)list + le16_to_cpu(list->r.value_offset);
-	if (ntfs_alist_check(v, size))
-		return -EIO;
-	ofs = ntfs_alist_find(v, size, type, recnr, instance);
+	ofs = ntfs_alist_locate(v, size, type, recnr, instance, &len);
 	if (ofs < 0)
 		return ofs;
-	len = le16_to_cpu(ntfs_alist_at(v, ofs)->length);
 	/*
 	 * The entry goes to the end of the value, which then shrinks; if the
 	 * record cannot be resized, the entries go back where they were.

@@ -30,7 +30,12 @@
 #include "attrrec.h"
 #include "attrlist.h"
 
-static void ntfs_xrec_ctx(struct ntfs_sb *sbi, struct ntfs_arec_ctx *c)
+/**
+ * ntfs_rec_ctx() - What attrrec.c needs of the volume to edit its records
+ * @sbi:	the volume
+ * @c:		filled in: record size, upcase table
+ */
+void ntfs_rec_ctx(struct ntfs_sb *sbi, struct ntfs_arec_ctx *c)
 {
 	c->rec_size = sbi->record_size;
 	c->upcase = sbi->upcase;
@@ -137,7 +142,7 @@ static int ntfs_xlist_store(struct ntfs_trans *t, void *base, struct ntfs_xlist 
 	size_t used = 0;
 	int err;
 
-	ntfs_xrec_ctx(sbi, &c);
+	ntfs_rec_ctx(sbi, &c);
 	runs = kcalloc(max(clusters, 1ULL), sizeof(*runs), GFP_NOFS);
 	if (!runs)
 		return -ENOMEM;
@@ -176,7 +181,7 @@ static int ntfs_xlist_move_out(struct ntfs_trans *t, void *base, struct ntfs_xli
 	void *copy;
 	int size;
 
-	ntfs_xrec_ctx(t->sbi, &c);
+	ntfs_rec_ctx(t->sbi, &c);
 	copy = kvmalloc(l->size + NTFS_ALIST_ENTRY_MAX, GFP_NOFS);
 	if (!copy)
 		return -ENOMEM;
@@ -229,7 +234,7 @@ static int ntfs_xlist_enter(struct ntfs_trans *t, void *base, u64 ref, const str
 	struct ntfs_xlist l;
 	int err;
 
-	ntfs_xrec_ctx(t->sbi, &c);
+	ntfs_rec_ctx(t->sbi, &c);
 	err = ntfs_xlist_key(a, ref, &k);
 	if (!err)
 		err = ntfs_xlist_get(t->sbi, base, &l);
@@ -261,7 +266,7 @@ static int ntfs_xlist_forget(struct ntfs_trans *t, void *base, u32 type, u64 nr,
 	struct ntfs_xlist l;
 	int err;
 
-	ntfs_xrec_ctx(t->sbi, &c);
+	ntfs_rec_ctx(t->sbi, &c);
 	err = ntfs_xlist_get(t->sbi, base, &l);
 	if (!err && !l.attr)
 		err = -EIO;
@@ -310,7 +315,7 @@ struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const 
 	u64 ref;
 	int err;
 
-	ntfs_xrec_ctx(t->sbi, &c);
+	ntfs_rec_ctx(t->sbi, &c);
 	err = ntfs_xlist_get(t->sbi, rec, &l);
 	if (err)
 		return ERR_PTR(err);
@@ -384,7 +389,7 @@ int ntfs_rec_drop(struct ntfs_trans *t, void *rec, struct ntfs_attr *a)
 					instance);
 		if (err)
 			return err;
-		ntfs_xrec_ctx(t->sbi, &c);
+		ntfs_rec_ctx(t->sbi, &c);
 		a = ntfs_arec_by_instance(&c, rec, instance);
 	}
 	ntfs_rec_remove(rec, a);
@@ -718,7 +723,7 @@ static int ntfs_xrec_move_one(struct ntfs_trans *t, struct ntfs_record *base,
 	struct ntfs_arec_ctx c;
 	int err;
 
-	ntfs_xrec_ctx(sbi, &c);
+	ntfs_rec_ctx(sbi, &c);
 	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
 		if (ntfs_xrec_movable(a) &&
 		    (!best || le32_to_cpu(a->length) > le32_to_cpu(best->length)) &&
@@ -807,7 +812,7 @@ static struct ntfs_attr *ntfs_xrec_add_to(struct ntfs_trans *t, struct ntfs_reco
 	bool resident;
 	int err;
 
-	ntfs_xrec_ctx(t->sbi, &c);
+	ntfs_rec_ctx(t->sbi, &c);
 	err = ntfs_xlist_get(t->sbi, base, &l);
 	if (err)
 		return ERR_PTR(err);
@@ -850,7 +855,7 @@ static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntf
 	struct ntfs_attr *a;
 	int more;
 
-	ntfs_xrec_ctx(t->sbi, &c);
+	ntfs_rec_ctx(t->sbi, &c);
 	ntfs_fwalk_start(&w, t, base, base_nr);
 	while ((more = ntfs_fwalk_next_rec(&w)) > 0) {
 		if (w.rec == base || ntfs_arec_free(&c, w.rec) < need)
@@ -881,7 +886,7 @@ static int ntfs_xrec_make_list(struct ntfs_trans *t, struct ntfs_record *base, u
 	u32 need = extra;
 	int err;
 
-	ntfs_xrec_ctx(sbi, &c);
+	ntfs_rec_ctx(sbi, &c);
 	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
 		need += ntfs_xrec_entry_len(a->name_length);
 	if (IS_ERR(a))

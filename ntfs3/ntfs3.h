@@ -482,6 +482,8 @@ struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_rec
  * attrrec.c's (attrrec.h).
  */
 struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name_len);
+struct ntfs_arec_ctx;
+void ntfs_rec_ctx(struct ntfs_sb *sbi, struct ntfs_arec_ctx *c);
 int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr);
 struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const __le16 *name,
 			       u8 name_len, u32 hdr, u32 body_len);

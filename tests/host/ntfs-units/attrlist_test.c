@@ -16,6 +16,7 @@
 #include "attrrec.h"
 #include "attrlist.h"
 #include "units.h"
+#include "record.h"
 
 #define RSIZE	1024
 #define FIRST	0x38	/* attrs_offset of a fresh record */
@@ -88,22 +89,13 @@ static struct ment key(u32 type, const char *name, u64 vcn, u64 ref, u16 instanc
  */
 static int mcmp(const struct ment *x, const struct ment *y)
 {
-	unsigned int i, n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int order;
 
 	if (x->type != y->type)
 		return x->type < y->type ? -1 : 1;
-	for (i = 0; i < n; i++) {
-		u16 a = x->name[i] < 128 ? upcase[x->name[i]] : x->name[i];
-		u16 b = y->name[i] < 128 ? upcase[y->name[i]] : y->name[i];
-
-		if (a != b)
-			return a < b ? -1 : 1;
-	}
-	if (x->name_len != y->name_len)
-		return x->name_len < y->name_len ? -1 : 1;
-	for (i = 0; i < n; i++)
-		if (x->name[i] != y->name[i])
-			return x->name[i] < y->name[i] ? -1 : 1;
+	order = model_name_cmp(x->name, x->name_len, y->name, y->name_len, upcase);
+	if (order)
+		return order;
 	if (x->vcn != y->vcn)
 		return x->vcn < y->vcn ? -1 : 1;
 	return 0;
@@ -203,17 +195,7 @@ static u32 used(const u8 *rec)
 /* An empty record: header, end marker, bytes_in_use just after it. */
 static void fresh(u8 *rec)
 {
-	struct ntfs_record *r = (void *)rec;
-
-	memset(rec, 0, RSIZE);
-	r->usa.magic = NTFS_MAGIC_FILE;
-	r->usa.usa_offset = 0x30;
-	r->usa.usa_count = 3;
-	r->attrs_offset = FIRST;
-	r->flags = NTFS_RECORD_IN_USE;
-	r->bytes_allocated = RSIZE;
-	r->bytes_in_use = FIRST + 8;
-	memset(rec + FIRST, 0xff, 4);
+	fresh_record(rec, RSIZE, FIRST);
 }
 
 /* Write one entry into a list value at @ofs; return the offset after it. */

@@ -14,6 +14,7 @@
 #include "ntfs.h"
 #include "attrrec.h"
 #include "units.h"
+#include "record.h"
 
 #define RSIZE	1024
 #define FIRST	0x38	/* attrs_offset of a fresh record */
@@ -24,17 +25,7 @@ static const struct ntfs_arec_ctx ctx = { RSIZE, upcase, 128 };
 /* An empty record: header, end marker, bytes_in_use just after it. */
 static void fresh(u8 *rec)
 {
-	struct ntfs_record *r = (void *)rec;
-
-	memset(rec, 0, RSIZE);
-	r->usa.magic = NTFS_MAGIC_FILE;
-	r->usa.usa_offset = 0x30;
-	r->usa.usa_count = 3;
-	r->attrs_offset = FIRST;
-	r->flags = NTFS_RECORD_IN_USE;
-	r->bytes_allocated = RSIZE;
-	r->bytes_in_use = FIRST + 8;
-	memset(rec + FIRST, 0xff, 4);
+	fresh_record(rec, RSIZE, FIRST);
 }
 
 /* The model of one attribute: what the record must hold for it. */
@@ -57,23 +48,9 @@ struct model {
 /* The order of attrrec.c, written independently: type, upcased name, exact. */
 static int mcmp(const struct mattr *x, const struct mattr *y)
 {
-	unsigned int i, n = x->name_len < y->name_len ? x->name_len : y->name_len;
-
 	if (x->type != y->type)
 		return x->type < y->type ? -1 : 1;
-	for (i = 0; i < n; i++) {
-		u16 a = x->name[i] < 128 ? upcase[x->name[i]] : x->name[i];
-		u16 b = y->name[i] < 128 ? upcase[y->name[i]] : y->name[i];
-
-		if (a != b)
-			return a < b ? -1 : 1;
-	}
-	if (x->name_len != y->name_len)
-		return x->name_len < y->name_len ? -1 : 1;
-	for (i = 0; i < n; i++)
-		if (x->name[i] != y->name[i])
-			return x->name[i] < y->name[i] ? -1 : 1;
-	return 0;
+	return model_name_cmp(x->name, x->name_len, y->name, y->name_len, upcase);
 }
 
 static u8 *body(struct ntfs_attr *a)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the ntfs3 host unit tests: TAP output (the in-VM tests'
- * tests/include/tap.h), comment lines, and reproducible random numbers.
+ * tests/include/tap.h), comment lines, reproducible random numbers, and
+ * the name order of the attribute models.
  */
 #ifndef NTFS_UNITS_H
 #define NTFS_UNITS_H
@@ -39,6 +40,31 @@ static inline uint64_t rnd(void)
 static inline uint64_t rnd_below(uint64_t n)
 {
 	return rnd() % n;
+}
+
+/*
+ * The order of two attribute names in a model, written independently of
+ * attrrec.c: upcased (through @up, ASCII only), then the shorter first,
+ * then the exact units.
+ */
+static inline int model_name_cmp(const uint16_t *x, unsigned int xl, const uint16_t *y,
+				 unsigned int yl, const uint16_t *up)
+{
+	unsigned int i, n = xl < yl ? xl : yl;
+
+	for (i = 0; i < n; i++) {
+		uint16_t a = x[i] < 128 ? up[x[i]] : x[i];
+		uint16_t b = y[i] < 128 ? up[y[i]] : y[i];
+
+		if (a != b)
+			return a < b ? -1 : 1;
+	}
+	if (xl != yl)
+		return xl < yl ? -1 : 1;
+	for (i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
 }
 
 #endif

@@ -287,8 +287,8 @@ static int ntfs_xlist_forget(struct ntfs_trans *t, void *base, u32 type, u64 nr,
 	return err;
 }
 
-/**
- * ntfs_rec_add() - Insert a new attribute into a record, list kept in step
+/*
+ * ntfs_rec_add_here() - Insert a new attribute into a record, list kept in step
  * @t:		the transaction
  * @rec:	the record, fixed up (a transaction's copy)
  * @type:	attribute type
@@ -304,8 +304,9 @@ static int ntfs_xlist_forget(struct ntfs_trans *t, void *base, u32 type, u64 nr,
  * room, ERR_PTR(-EIO), ERR_PTR(-ENOMEM); on error the transaction must
  * be aborted.
  */
-struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const __le16 *name,
-			       u8 name_len, u32 hdr, u32 body_len)
+static struct ntfs_attr *ntfs_rec_add_here(struct ntfs_trans *t, void *rec, u32 type,
+					   const __le16 *name, u8 name_len, u32 hdr,
+					   u32 body_len)
 {
 	struct ntfs_arec_ctx c;
 	struct ntfs_xlist l;
@@ -333,29 +334,6 @@ struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const 
 		return ERR_PTR(err);
 	}
 	return a;
-}
-
-/**
- * ntfs_rec_insert() - Insert a new attribute into a record at its sorted place
- * @t:		the transaction
- * @rec:	the record, fixed up (a transaction's copy)
- * @type:	attribute type
- * @name:	UTF-16 name, NULL for none
- * @name_len:	units in @name
- * @nonres:	non-resident (plain header of 0x40 bytes) rather than resident
- * @body_len:	resident: value length; non-resident: mapping pairs bytes
- *
- * As ntfs_rec_add() with the plain header of its kind: the header is
- * zeroed and filled, the instance is the record's next one; a
- * non-resident attribute starts empty.
- *
- * Return: as ntfs_rec_add().
- */
-struct ntfs_attr *ntfs_rec_insert(struct ntfs_trans *t, void *rec, u32 type,
-				  const __le16 *name, u8 name_len, bool nonres, u32 body_len)
-{
-	return ntfs_rec_add(t, rec, type, name, name_len,
-			    nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, body_len);
 }
 
 /**
@@ -747,6 +725,12 @@ static int ntfs_xrec_move_one(struct ntfs_trans *t, struct ntfs_record *base,
 	return err;
 }
 
+/* Bytes a new attribute takes in a record (see ntfs_arec_insert()). */
+static u32 ntfs_xrec_attr_len(u32 hdr, u8 name_len, u32 body_len)
+{
+	return ALIGN(ALIGN(hdr + 2 * name_len, 8) + max(body_len, 1U), 8);
+}
+
 /* Bytes of a list entry for an attribute of a name of @name_len units. */
 static u32 ntfs_xrec_entry_len(u8 name_len)
 {
@@ -849,7 +833,7 @@ static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntf
 						u8 name_len, u32 hdr, u32 body_len,
 						struct ntfs_record **where, u64 *where_nr)
 {
-	u32 need = ALIGN(ALIGN(hdr + 2 * name_len, 8) + max(body_len, 1U), 8);
+	u32 need = ntfs_xrec_attr_len(hdr, name_len, body_len);
 	struct ntfs_arec_ctx c;
 	struct ntfs_fwalk w;
 	struct ntfs_attr *a;
@@ -904,6 +888,147 @@ static int ntfs_xrec_make_list(struct ntfs_trans *t, struct ntfs_record *base, u
 	return ntfs_xrec_enter_all(t, base, ref, x, ntfs_xrec_ref(x, x_nr));
 }
 
+/* Bytes a base record with a list keeps free for the list's own growth. */
+#define NTFS_XREC_BASE_RESERVE	64
+
+/* Length of the largest movable attribute of @base, 0 if none. */
+static u32 ntfs_xrec_largest_movable(struct ntfs_record *base)
+{
+	struct ntfs_attr *a = NULL;
+	u32 len = 0;
+
+	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
+		if (ntfs_xrec_movable(a))
+			len = max(len, le32_to_cpu(a->length));
+	return len;
+}
+
+/*
+ * An extension record of the file of @base with @len bytes free, or a new
+ * one.
+ */
+static struct ntfs_record *ntfs_xrec_with_room(struct ntfs_trans *t, struct ntfs_record *base,
+					       u64 base_nr, u32 len, u64 *nr)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_fwalk w;
+	int more;
+
+	ntfs_rec_ctx(t->sbi, &c);
+	ntfs_fwalk_start(&w, t, base, base_nr);
+	while ((more = ntfs_fwalk_next_rec(&w)) > 0) {
+		if (w.rec != base && ntfs_arec_free(&c, w.rec) >= len) {
+			*nr = w.nr;
+			return w.rec;
+		}
+	}
+	if (more < 0)
+		return ERR_PTR(more);
+	return ntfs_xrec_new(t, base, base_nr, nr);
+}
+
+/*
+ * Make @need bytes free in base record @base (number @base_nr) of a file
+ * with a list, moving its names to extension records, the largest first.
+ */
+static int ntfs_xrec_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+			       u32 need)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_record *to;
+	u32 len;
+	u64 nr;
+	int err;
+
+	ntfs_rec_ctx(t->sbi, &c);
+	while (ntfs_arec_free(&c, base) < need) {
+		len = ntfs_xrec_largest_movable(base);
+		if (!len)
+			return -ENOSPC;
+		to = ntfs_xrec_with_room(t, base, base_nr, len, &nr);
+		if (IS_ERR(to))
+			return PTR_ERR(to);
+		err = ntfs_xrec_move_one(t, base, to, nr, true);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Whether @base has a list; *@base_nr is then its number, from the list. */
+static int ntfs_xrec_listed(struct ntfs_trans *t, struct ntfs_record *base, u64 *base_nr)
+{
+	struct ntfs_xlist l;
+	int err = ntfs_xlist_get(t->sbi, base, &l);
+
+	if (err)
+		return err;
+	err = !!l.attr;
+	*base_nr = NTFS_REF_RECORD(l.ref);
+	ntfs_xlist_put(&l);
+	return err;
+}
+
+/**
+ * ntfs_rec_add() - Insert a new attribute into a record, list kept in step
+ * @t:		the transaction
+ * @rec:	the record, fixed up (a transaction's copy)
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ * @hdr:	header size (see ntfs_arec_insert())
+ * @body_len:	resident: value length; non-resident: mapping pairs bytes
+ *
+ * In a base record with an attribute list, the list gets the attribute's
+ * entry, and names move to extension records when the base record lacks
+ * the room; an extension record's attribute is entered by the caller.
+ *
+ * Return: the attribute, or ERR_PTR(-ENOSPC) when the record lacks the
+ * room, ERR_PTR(-EIO), ERR_PTR(-ENOMEM); on error the transaction must
+ * be aborted.
+ */
+struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const __le16 *name,
+			       u8 name_len, u32 hdr, u32 body_len)
+{
+	struct ntfs_attr *a = ntfs_rec_add_here(t, rec, type, name, name_len, hdr, body_len);
+	u64 base_nr;
+	int err;
+
+	if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
+		return a;
+	err = ntfs_xrec_listed(t, rec, &base_nr);
+	if (err <= 0)
+		return err ? ERR_PTR(err) : a;
+	err = ntfs_xrec_make_room(t, rec, base_nr, ntfs_xrec_attr_len(hdr, name_len, body_len) +
+				  NTFS_XREC_BASE_RESERVE);
+	if (err)
+		return ERR_PTR(err);
+	return ntfs_rec_add_here(t, rec, type, name, name_len, hdr, body_len);
+}
+
+/**
+ * ntfs_rec_insert() - Insert a new attribute into a record at its sorted place
+ * @t:		the transaction
+ * @rec:	the record, fixed up (a transaction's copy)
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ * @nonres:	non-resident (plain header of 0x40 bytes) rather than resident
+ * @body_len:	resident: value length; non-resident: mapping pairs bytes
+ *
+ * As ntfs_rec_add() with the plain header of its kind: the header is
+ * zeroed and filled, the instance is the record's next one; a
+ * non-resident attribute starts empty.
+ *
+ * Return: as ntfs_rec_add().
+ */
+struct ntfs_attr *ntfs_rec_insert(struct ntfs_trans *t, void *rec, u32 type,
+				  const __le16 *name, u8 name_len, bool nonres, u32 body_len)
+{
+	return ntfs_rec_add(t, rec, type, name, name_len,
+			    nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, body_len);
+}
+
 /**
  * ntfs_file_add() - Add an attribute to a file where there is room
  * @t:		the transaction
@@ -932,6 +1057,7 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 				u32 body_len, struct ntfs_record **where, u64 *where_nr)
 {
 	u32 hdr = nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT;
+	struct ntfs_arec_ctx c;
 	struct ntfs_record *x;
 	struct ntfs_xlist l;
 	struct ntfs_attr *a;
@@ -941,14 +1067,19 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 
 	*where = base;
 	*where_nr = base_nr;
-	a = ntfs_rec_add(t, base, type, name, name_len, hdr, body_len);
-	if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
-		return a;
 	err = ntfs_xlist_get(t->sbi, base, &l);
 	if (err)
 		return ERR_PTR(err);
 	listed = l.attr;
 	ntfs_xlist_put(&l);
+	/* With a list, the base record keeps room for the list to grow. */
+	ntfs_rec_ctx(t->sbi, &c);
+	if (!listed || ntfs_arec_free(&c, base) >= ntfs_xrec_attr_len(hdr, name_len, body_len) +
+						    NTFS_XREC_BASE_RESERVE) {
+		a = ntfs_rec_add_here(t, base, type, name, name_len, hdr, body_len);
+		if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
+			return a;
+	}
 	if (listed) {
 		a = ntfs_xrec_add_existing(t, base, base_nr, type, name, name_len, hdr, body_len,
 					   where, where_nr);

@@ -931,7 +931,10 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 
 	if (inode->i_nlink >= NTFS_LINK_MAX)
 		return -EMLINK;
-	err = ntfs_trans_begin(NTFS_SB(dir->i_sb), &t);
+	/* A name that does not fit may need a new extension record. */
+	err = ntfs_mft_ensure_free(NTFS_SB(dir->i_sb));
+	if (!err)
+		err = ntfs_trans_begin(NTFS_SB(dir->i_sb), &t);
 	if (err)
 		return err;
 	ntfs_lock_two(NTFS_I(dir), NTFS_I(inode));
@@ -1016,7 +1019,10 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 		if (err <= 0)
 			return err ? err : -ENOTEMPTY;
 	}
-	err = ntfs_trans_begin(NTFS_SB(old_dir->i_sb), &t);
+	/* A name that does not fit may need a new extension record. */
+	err = ntfs_mft_ensure_free(NTFS_SB(old_dir->i_sb));
+	if (!err)
+		err = ntfs_trans_begin(NTFS_SB(old_dir->i_sb), &t);
 	if (err)
 		return err;
 	ntfs_lockset_lock(&ls, all, ARRAY_SIZE(all));

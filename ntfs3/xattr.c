@@ -602,13 +602,25 @@ static bool ntfs_is_metafile(struct inode *inode)
 	return ni->owner || (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO);
 }
 
+/*
+ * Begin a transaction that changes EAs.  A base record full of names
+ * moves some to a new extension record to make room (extrec.c), so a
+ * full $MFT grows first, as for a new name.
+ */
+static int ntfs_ea_begin(struct inode *inode, struct ntfs_trans *t)
+{
+	int err = ntfs_mft_ensure_free(NTFS_SB(inode->i_sb));
+
+	return err ? err : ntfs_trans_begin(NTFS_SB(inode->i_sb), t);
+}
+
 /* ntfs_ea_apply() in a transaction of its own; ctime follows a change. */
 static int ntfs_ea_change(struct inode *inode, struct ntfs_ea_op *ops, int nr, int flags)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	bool moved = false;
 	struct ntfs_trans t;
-	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+	int err = ntfs_ea_begin(inode, &t);
 
 	if (err)
 		return err;
@@ -759,7 +771,7 @@ static int ntfs_store_ids(struct inode *inode, unsigned int valid)
 	bool ro = !(inode->i_mode & 0222), moved = false;
 	u32 attrs = ni->attributes;
 	struct ntfs_trans t;
-	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+	int err = ntfs_ea_begin(inode, &t);
 
 	if (err)
 		return err;

@@ -19,9 +19,10 @@
  * - removes an attribute from any record (ntfs_file_drop()), freeing an
  *   extension record that it leaves empty.
  *
- * Only resident lists are changed (a list of up to a few dozen entries; a
- * non-resident one gets -EOPNOTSUPP).  Streams, indexes and EAs are changed
- * only where they live in the base record (ntfs_rec_lookup()).
+ * A list is kept resident while the base record holds it and moves to
+ * clusters when it does not; a non-resident list is rewritten to new
+ * clusters at each change (ntfs_xlist_store()).  Streams, indexes and EAs
+ * are changed only where they live in the base record (ntfs_rec_lookup()).
  */
 
 #include <linux/slab.h>

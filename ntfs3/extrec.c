@@ -25,6 +25,7 @@
  * are changed only where they live in the base record (ntfs_rec_lookup()).
  */
 
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "ntfs3.h"
@@ -515,7 +516,8 @@ static struct ntfs_record *ntfs_fwalk_ext(struct ntfs_fwalk *w, u64 nr)
 
 /*
  * Move the walk to the next record of the file: 1, 0 at the end, or a
- * negative errno.  A non-resident list is read again at each step.
+ * negative errno (-EINTR when a fatal signal is pending).  A non-resident
+ * list is read again at each step.
  */
 static int ntfs_fwalk_next_rec(struct ntfs_fwalk *w)
 {
@@ -528,6 +530,10 @@ static int ntfs_fwalk_next_rec(struct ntfs_fwalk *w)
 		w->nr = w->base_nr;
 		return 1;
 	}
+	/* A file may have thousands of extension records. */
+	cond_resched();
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	err = ntfs_xlist_get(w->t->sbi, w->base, &l);
 	if (err || !l.attr)
 		return err;

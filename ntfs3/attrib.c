@@ -235,15 +235,19 @@ int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, 
 /* ---- changing a stream ------------------------------------------------- */
 
 /*
- * One change of an inode's stream in a transaction: the record copy of
- * the transaction and the stream's attribute in it (NULL while the stream
- * has none: a file without $DATA, a directory without index blocks).
+ * One change of an inode's stream in a transaction: the file's base
+ * record, the record holding the stream's attribute (its first extent)
+ * and that attribute (NULL while the stream has none: a file without
+ * $DATA, a directory without index blocks; the record is then the base
+ * record), all the transaction's copies.
  */
 struct ntfs_sedit {
 	struct ntfs_trans	*t;
 	struct ntfs_sb		*sbi;
 	struct inode		*inode;
 	struct ntfs_stream	*ns;
+	struct ntfs_record	*base;
+	u64			base_nr;
 	u64			nr;
 	struct ntfs_record	*rec;
 	struct ntfs_attr	*a;
@@ -273,18 +277,19 @@ static int ntfs_sedit_unsupported(struct ntfs_sedit *e, const char *what)
 }
 
 /*
- * The non-resident attribute must be the stream's only extent: lowest VCN
- * 0, highest VCN at the end of the allocation the stream knows.
+ * A non-resident attribute must be the stream's first extent (lowest VCN
+ * 0) and have the allocated size the stream knows.
  */
 static int ntfs_sedit_check_extent(struct ntfs_sedit *e)
 {
 	const struct ntfs_attr *a = e->a;
-	u64 end = le64_to_cpu(a->nr.highest_vcn) + 1;
 
 	if (!a->non_resident)
 		return 0;
-	if (a->nr.lowest_vcn || end != e->ns->alloc_size >> e->sbi->cluster_bits)
-		return ntfs_sedit_unsupported(e, "a stream in several extents");
+	if (a->nr.lowest_vcn || le64_to_cpu(a->nr.allocated_size) != e->ns->alloc_size)
+		return ntfs_err_ratelimited(e->sbi->sb, e->nr,
+					    "attribute 0x%x: first extent or allocated size not as loaded",
+					    e->ns->type);
 	/* The stream knows whether the flags count (not on index blocks). */
 	if (e->ns->compressed || e->ns->encrypted)
 		return ntfs_sedit_unsupported(e, "a compressed or encrypted stream");
@@ -297,12 +302,12 @@ static int ntfs_sedit_check_extent(struct ntfs_sedit *e)
  * @t:		the transaction
  * @inode:	the inode of the stream
  *
- * Only streams that live in the base record are changed for now: one
- * that the file's attribute list places (partly) in an extension record
- * gets -EOPNOTSUPP.  The attribute must agree with the inode about being
- * resident.
+ * The attribute (its first extent) is looked up where the file's
+ * attribute list places it, the base record or an extension record.  It
+ * must agree with the inode about being resident.
  *
- * Return: 0, -EOPNOTSUPP, -EIO, or the error of reading the record.
+ * Return: 0, -EOPNOTSUPP (compressed, encrypted), -EIO, or the error of
+ * reading the record.
  */
 static int ntfs_sedit_begin(struct ntfs_sedit *e, struct ntfs_trans *t, struct inode *inode)
 {
@@ -314,15 +319,16 @@ static int ntfs_sedit_begin(struct ntfs_sedit *e, struct ntfs_trans *t, struct i
 	e->sbi = t->sbi;
 	e->inode = inode;
 	e->ns = ns;
-	e->nr = ntfs_stream_base(inode);
+	e->base_nr = ntfs_stream_base(inode);
 	ntfs_rec_ctx(e->sbi, &e->c);
-	e->rec = ntfs_trans_record(t, e->nr);
-	if (IS_ERR(e->rec))
-		return PTR_ERR(e->rec);
-	err = ntfs_rec_check(e->sbi, e->rec, e->nr);
+	e->base = ntfs_trans_record(t, e->base_nr);
+	if (IS_ERR(e->base))
+		return PTR_ERR(e->base);
+	err = ntfs_rec_check(e->sbi, e->base, e->base_nr);
 	if (err)
 		return err;
-	e->a = ntfs_rec_lookup(e->sbi, e->rec, ns->type, ns->name, ns->name_len);
+	e->a = ntfs_file_find(t, e->base, e->base_nr, ns->type, ns->name, ns->name_len,
+			      &e->rec, &e->nr);
 	if (IS_ERR(e->a)) {
 		err = PTR_ERR(e->a);
 		e->a = NULL;
@@ -432,36 +438,25 @@ static int ntfs_sedit_cut(struct ntfs_sedit *e, struct ntfs_runs *out, u64 end)
 }
 
 /*
- * Encode @rb as the mapping pairs of the attribute, which covers VCNs
- * [0, @end) in one extent, and set its highest VCN and allocated size.
+ * Store @rb, which covers VCNs [0, @end), in the stream's extents (the
+ * mapping pairs of VCNs from @from on changed) and set the allocated (and
+ * compressed) size in the first.
  */
-static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runs *rb, u64 end)
+static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runs *rb, u64 end,
+				 u64 from)
 {
-	struct ntfs_attr *a = e->a;
-	size_t used;
+	struct ntfs_xent first = { .nr = e->nr, .instance = le16_to_cpu(e->a->instance) };
+	struct ntfs_attr *a;
 	int err;
 
-	err = ntfs_encode_runs(rb->runs, rb->nr, 0, end, NULL, 0, &used);
-	if (err)
-		return ntfs_err_ratelimited(e->sbi->sb, e->nr,
-					    "attribute 0x%x: runs do not cover the allocation",
-					    e->ns->type);
-	/*
-	 * A record too small for the mapping pairs needs the attribute split
-	 * into extents in extension records (attribute lists): later.
-	 */
-	if (used > e->c.rec_size)
-		return -ENOSPC;
-	err = ntfs_arec_set_mp_len(&e->c, e->rec, a, used);
+	err = ntfs_extents_store(e->t, e->base, e->base_nr, &first, rb->runs, rb->nr, end, from);
 	if (err)
 		return err;
-	err = ntfs_encode_runs(rb->runs, rb->nr, 0, end,
-			       (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used);
-	if (err)
-		return ntfs_err_ratelimited(e->sbi->sb, e->nr,
-					    "attribute 0x%x: its runs could not be encoded (%d)",
-					    e->ns->type, err);
-	a->nr.highest_vcn = cpu_to_le64(end - 1);
+	/* Records changed: the first extent may have moved in its record. */
+	a = ntfs_arec_by_instance(&e->c, e->rec, first.instance);
+	e->a = a;
+	if (!a)
+		return -EIO;
 	a->nr.allocated_size = cpu_to_le64(end << e->sbi->cluster_bits);
 	if (ntfs_attr_has_csize(a))
 		a->nr.compressed_size =
@@ -539,7 +534,7 @@ int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 {
 	struct ntfs_runs rb = {};
 	struct ntfs_sedit e;
-	u64 end;
+	u64 end, old_end;
 	int err;
 
 	if (!len)
@@ -551,10 +546,11 @@ int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 		err = ntfs_check_vcn_range(e.sbi, vcn, len);
 	if (err)
 		return err;
-	end = max(vcn + len, e.ns->alloc_size >> e.sbi->cluster_bits);
+	old_end = e.ns->alloc_size >> e.sbi->cluster_bits;
+	end = max(vcn + len, old_end);
 	err = ntfs_sedit_fill(&e, &rb, vcn, vcn + len, 0);
 	if (!err)
-		err = ntfs_sedit_store_runs(&e, &rb, end);
+		err = ntfs_sedit_store_runs(&e, &rb, end, min(vcn, old_end));
 	if (!err)
 		ntfs_sedit_install(&e, &rb, end << e.sbi->cluster_bits, e.ns->data_size,
 				   e.ns->valid_size);
@@ -697,7 +693,7 @@ int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 	else if (end > old_end)
 		err = ntfs_sedit_fill(&e, &rb, old_end, end, e.ns->sparse ? NTFS_FILL_HOLES : 0);
 	if (!err && end != old_end)
-		err = ntfs_sedit_store_runs(&e, &rb, end);
+		err = ntfs_sedit_store_runs(&e, &rb, end, min(end, old_end));
 	if (!err) {
 		u64 valid = min(e.ns->valid_size, size);
 
@@ -864,7 +860,7 @@ static int ntfs_sedit_move_out(struct ntfs_sedit *e, struct ntfs_runs *rb, u32 s
 	if (!err)
 		err = ntfs_sedit_replace_nonres(e, mp_len);
 	if (!err)
-		err = ntfs_sedit_store_runs(e, rb, end);
+		err = ntfs_sedit_store_runs(e, rb, end, 0);
 	if (!err)
 		ntfs_sedit_put_sizes(e, size, size);
 	return err;
@@ -952,42 +948,60 @@ static void ntfs_stream_take(struct ntfs_stream *ns, struct ntfs_stream *from)
 	from->resident_data = NULL;
 }
 
-/* Describe the stream of @ns as the record @rec (checked) holds it, into @to. */
+/*
+ * Describe the stream of @ns as the records of set @rs hold it (all its
+ * extents), into @to.
+ */
 static int ntfs_stream_describe(struct ntfs_sb *sbi, const struct ntfs_stream *ns,
-				void *rec, struct ntfs_stream *to)
+				const struct ntfs_recset *rs, struct ntfs_stream *to)
 {
-	struct ntfs_attr *a = ntfs_rec_find(rec, ns->type, ns->name, ns->name_len);
-	int err;
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_attr *a, *first = NULL;
+	int err = 0;
 
 	to->record = ns->record;
 	to->type = ns->type;
 	init_rwsem(&to->run_lock);
-	if (!a) {
+	while (!err && (a = ntfs_recset_next(rs, &pos)) && !IS_ERR(a)) {
+		if (le32_to_cpu(a->type) != ns->type ||
+		    !ntfs_attr_name_is(a, ns->name, ns->name_len))
+			continue;
+		if (!a->non_resident || !a->nr.lowest_vcn) {
+			if (first)
+				return ntfs_err_ratelimited(sbi->sb, rs->base,
+							    "attribute 0x%x: two first extents",
+							    ns->type);
+			first = a;
+			err = ntfs_stream_from_attr(sbi, to, a);
+		}
+		if (!err && a->non_resident)
+			err = ntfs_stream_add_extent(sbi, to, a);
+	}
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	if (err)
+		return err;
+	if (!first) {
 		/* No attribute (yet): an empty resident stream, as at iget. */
 		to->resident = true;
 		to->resident_data = kzalloc(1, GFP_NOFS);
 		return to->resident_data ? 0 : -ENOMEM;
 	}
-	err = ntfs_stream_from_attr(sbi, to, a);
-	if (!err && !to->resident)
-		err = ntfs_stream_add_extent(sbi, to, a);
-	if (!err && !to->resident)
-		err = ntfs_stream_finish_runs(sbi, to);
-	return err;
+	return ntfs_stream_finish_runs(sbi, to);
 }
 
 /**
- * ntfs_stream_reload() - Describe a stream again as its record on disk has it
+ * ntfs_stream_reload() - Describe a stream again as its records on disk have it
  * @inode:	the inode of the stream; its ni_lock held, no transaction
- *		changing its record active
+ *		changing its records active
  *
  * After ntfs_trans_abort() of a transaction in which an ntfs_stream_*()
- * change succeeded, the stream in memory is ahead of the record (runs
- * whose clusters the abort gave back, sizes): this puts it back.  Only
- * streams those functions change (all in the base record) are reloaded.
- * A stream that turns resident again loses its page cache (the value is
- * in the record, and the folios filled when it moved out were dirty); its
- * folios must not be locked by the caller.
+ * change succeeded, the stream in memory is ahead of the records (runs
+ * whose clusters the abort gave back, sizes): this puts it back, reading
+ * every extent the file's attribute list names.  A stream that turns
+ * resident again loses its page cache (the value is in the record, and
+ * the folios filled when it moved out were dirty); its folios must not be
+ * locked by the caller.
  *
  * Return: 0, -EIO, -ENOMEM; on error the stream is unchanged.
  */
@@ -996,34 +1010,26 @@ int ntfs_stream_reload(struct inode *inode)
 	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	struct ntfs_stream fresh = {};
-	u64 nr = ntfs_stream_base(inode);
-	void *rec;
+	struct ntfs_recset rs;
 	int err;
 
-	rec = kmalloc(sbi->record_size, GFP_NOFS);
-	if (!rec)
-		return -ENOMEM;
-	err = ntfs_read_record(sbi, nr, rec);
+	err = ntfs_recset_load(sbi, ntfs_stream_base(inode), &rs);
 	if (!err)
-		err = ntfs_rec_check(sbi, rec, nr);
-	/* Streams in extension records were never changed. */
-	if (!err && ntfs_rec_elsewhere(sbi, rec, ns->type, ns->name, ns->name_len) == 0) {
-		err = ntfs_stream_describe(sbi, ns, rec, &fresh);
-		if (!err) {
-			bool back_in = fresh.resident && !ns->resident;
+		err = ntfs_stream_describe(sbi, ns, &rs, &fresh);
+	if (!err) {
+		bool back_in = fresh.resident && !ns->resident;
 
-			ntfs_stream_take(ns, &fresh);
-			ntfs_set_blocks(inode, sbi->cluster_bits);
-			/*
-			 * A value moved out and back: the folios it was
-			 * dirtied in are never written (writeback skips
-			 * resident streams), and reads refill them from it.
-			 */
-			if (back_in)
-				truncate_inode_pages(inode->i_mapping, 0);
-		}
+		ntfs_stream_take(ns, &fresh);
+		ntfs_set_blocks(inode, sbi->cluster_bits);
+		/*
+		 * A value moved out and back: the folios it was dirtied in
+		 * are never written (writeback skips resident streams), and
+		 * reads refill them from it.
+		 */
+		if (back_in)
+			truncate_inode_pages(inode->i_mapping, 0);
 	}
 	ntfs_stream_release(&fresh);
-	kfree(rec);
+	ntfs_recset_free(&rs);
 	return err;
 }

@@ -376,7 +376,7 @@ int ntfs_rec_drop(struct ntfs_trans *t, void *rec, struct ntfs_attr *a)
 	return 0;
 }
 
-/**
+/*
  * ntfs_rec_elsewhere() - Whether a file's list places an attribute outside its base record
  * @sbi:	the volume
  * @rec:	the base record
@@ -388,8 +388,8 @@ int ntfs_rec_drop(struct ntfs_trans *t, void *rec, struct ntfs_attr *a)
  * (or the file has no list), a negative errno for a list that cannot be
  * read.
  */
-int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
-		       u8 name_len)
+static int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
+			      u8 name_len)
 {
 	struct ntfs_xlist l;
 	int err = ntfs_xlist_get(sbi, rec, &l);
@@ -493,21 +493,28 @@ static bool ntfs_fwalk_seen(const u8 *v, u32 ofs, u64 nr, u64 base_nr)
 	return false;
 }
 
-/*
- * An extension record of the walk's file: in use, pointing back at the
- * base record, its attributes sound.
+/**
+ * ntfs_file_xrec() - An extension record of a file, for a change
+ * @t:		the transaction
+ * @base_nr:	the file's base record number
+ * @nr:		the record an attribute list names
+ *
+ * The record must be in use, point back at the base record and have
+ * sound attribute headers.
+ *
+ * Return: the transaction's copy, or an ERR_PTR (-EIO reported).
  */
-static struct ntfs_record *ntfs_fwalk_ext(struct ntfs_fwalk *w, u64 nr)
+struct ntfs_record *ntfs_file_xrec(struct ntfs_trans *t, u64 base_nr, u64 nr)
 {
-	struct ntfs_sb *sbi = w->t->sbi;
-	struct ntfs_record *r = ntfs_trans_record(w->t, nr);
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_record *r = ntfs_trans_record(t, nr);
 	int err;
 
 	if (IS_ERR(r))
 		return r;
 	if (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) ||
-	    NTFS_REF_RECORD(le64_to_cpu(r->base_record)) != w->base_nr)
-		return ERR_PTR(ntfs_err_ratelimited(sbi->sb, w->base_nr,
+	    NTFS_REF_RECORD(le64_to_cpu(r->base_record)) != base_nr)
+		return ERR_PTR(ntfs_err_ratelimited(sbi->sb, base_nr,
 						    "attribute list names record %llu, which is free or not ours",
 						    nr));
 	err = ntfs_rec_check(sbi, r, nr);
@@ -545,7 +552,7 @@ static int ntfs_fwalk_next_rec(struct ntfs_fwalk *w)
 		w->next += le16_to_cpu(e->length);
 		if (ntfs_fwalk_seen(l.v, at, nr, w->base_nr))
 			continue;
-		r = ntfs_fwalk_ext(w, nr);
+		r = ntfs_file_xrec(w->t, w->base_nr, nr);
 		if (!IS_ERR(r)) {
 			w->rec = r;
 			w->nr = nr;
@@ -789,13 +796,13 @@ static int ntfs_xrec_enter_all(struct ntfs_trans *t, struct ntfs_record *base, u
 }
 
 /*
- * Add a new attribute to extension record @r (number @r_nr) of the file
- * of @base, which has a list: room for its entry in a resident list is
- * made in the base record first by moving attributes to @r.
+ * Add a new attribute @na to extension record @r (number @r_nr) of the
+ * file of @base, which has a list: room for its entry in a resident list
+ * is made in the base record first by moving attributes to @r.
  */
 static struct ntfs_attr *ntfs_xrec_add_to(struct ntfs_trans *t, struct ntfs_record *base,
-					  struct ntfs_record *r, u64 r_nr, u32 type,
-					  const __le16 *name, u8 name_len, u32 hdr, u32 body_len)
+					  struct ntfs_record *r, u64 r_nr,
+					  const struct ntfs_new_attr *na)
 {
 	struct ntfs_arec_ctx c;
 	struct ntfs_xlist l;
@@ -813,16 +820,19 @@ static struct ntfs_attr *ntfs_xrec_add_to(struct ntfs_trans *t, struct ntfs_reco
 	 * Names leave the base record to keep a resident list growing there;
 	 * when none is left to move, the list moves to clusters instead.
 	 */
-	while (resident && ntfs_arec_free(&c, base) < ntfs_xrec_entry_len(name_len)) {
+	while (resident && ntfs_arec_free(&c, base) < ntfs_xrec_entry_len(na->name_len)) {
 		err = ntfs_xrec_move_one(t, base, r, r_nr, true);
 		if (err == -ENOSPC)
 			break;
 		if (err)
 			return ERR_PTR(err);
 	}
-	a = ntfs_arec_insert(&c, r, type, name, name_len, hdr, body_len);
+	a = ntfs_arec_insert(&c, r, na->type, na->name, na->name_len, na->hdr, na->body_len);
 	if (IS_ERR(a))
 		return a;
+	/* The list entry carries the extent's first VCN: set it first. */
+	if (a->non_resident)
+		a->nr.lowest_vcn = cpu_to_le64(na->lowest_vcn);
 	err = ntfs_xlist_enter(t, base, ntfs_xrec_ref(r, r_nr), a);
 	if (err) {
 		ntfs_rec_remove(r, a);
@@ -832,15 +842,14 @@ static struct ntfs_attr *ntfs_xrec_add_to(struct ntfs_trans *t, struct ntfs_reco
 }
 
 /*
- * Add a new attribute to the first extension record, named by the list of
- * @base, that has the room for it; ERR_PTR(-ENOSPC) when none has.
+ * Add @na to the first extension record, named by the list of @base, that
+ * has the room for it; ERR_PTR(-ENOSPC) when none has.
  */
 static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntfs_record *base,
-						u64 base_nr, u32 type, const __le16 *name,
-						u8 name_len, u32 hdr, u32 body_len,
+						u64 base_nr, const struct ntfs_new_attr *na,
 						struct ntfs_record **where, u64 *where_nr)
 {
-	u32 need = ntfs_xrec_attr_len(hdr, name_len, body_len);
+	u32 need = ntfs_xrec_attr_len(na->hdr, na->name_len, na->body_len);
 	struct ntfs_arec_ctx c;
 	struct ntfs_fwalk w;
 	struct ntfs_attr *a;
@@ -851,7 +860,7 @@ static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntf
 	while ((more = ntfs_fwalk_next_rec(&w)) > 0) {
 		if (w.rec == base || ntfs_arec_free(&c, w.rec) < need)
 			continue;
-		a = ntfs_xrec_add_to(t, base, w.rec, w.nr, type, name, name_len, hdr, body_len);
+		a = ntfs_xrec_add_to(t, base, w.rec, w.nr, na);
 		if (!IS_ERR(a)) {
 			*where = w.rec;
 			*where_nr = w.nr;
@@ -1036,6 +1045,32 @@ struct ntfs_attr *ntfs_rec_insert(struct ntfs_trans *t, void *rec, u32 type,
 			    nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, body_len);
 }
 
+/*
+ * Add @na to a new extension record of the file of @base, giving the file
+ * its list first when it has none (@listed false).
+ */
+static struct ntfs_attr *ntfs_xrec_add_new(struct ntfs_trans *t, struct ntfs_record *base,
+					   u64 base_nr, const struct ntfs_new_attr *na,
+					   bool listed, struct ntfs_record **where, u64 *where_nr)
+{
+	struct ntfs_record *x;
+	u64 x_nr;
+	int err;
+
+	x = ntfs_xrec_new(t, base, base_nr, &x_nr);
+	if (IS_ERR(x))
+		return ERR_CAST(x);
+	if (!listed) {
+		err = ntfs_xrec_make_list(t, base, base_nr, x, x_nr,
+					  ntfs_xrec_entry_len(na->name_len));
+		if (err)
+			return ERR_PTR(err);
+	}
+	*where = x;
+	*where_nr = x_nr;
+	return ntfs_xrec_add_to(t, base, x, x_nr, na);
+}
+
 /**
  * ntfs_file_add() - Add an attribute to a file where there is room
  * @t:		the transaction
@@ -1063,13 +1098,14 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 				u32 type, const __le16 *name, u8 name_len, bool nonres,
 				u32 body_len, struct ntfs_record **where, u64 *where_nr)
 {
-	u32 hdr = nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT;
+	struct ntfs_new_attr na = {
+		.type = type, .name = name, .name_len = name_len, .body_len = body_len,
+		.hdr = nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT,
+	};
 	struct ntfs_arec_ctx c;
-	struct ntfs_record *x;
 	struct ntfs_xlist l;
 	struct ntfs_attr *a;
 	bool listed;
-	u64 x_nr;
 	int err;
 
 	*where = base;
@@ -1081,27 +1117,233 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 	ntfs_xlist_put(&l);
 	/* With a list, the base record keeps room for the list to grow. */
 	ntfs_rec_ctx(t->sbi, &c);
-	if (!listed || ntfs_arec_free(&c, base) >= ntfs_xrec_attr_len(hdr, name_len, body_len) +
+	if (!listed || ntfs_arec_free(&c, base) >= ntfs_xrec_attr_len(na.hdr, name_len, body_len) +
 						    NTFS_XREC_BASE_RESERVE) {
-		a = ntfs_rec_add_here(t, base, type, name, name_len, hdr, body_len);
+		a = ntfs_rec_add_here(t, base, type, name, name_len, na.hdr, body_len);
 		if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
 			return a;
 	}
 	if (listed) {
-		a = ntfs_xrec_add_existing(t, base, base_nr, type, name, name_len, hdr, body_len,
-					   where, where_nr);
+		a = ntfs_xrec_add_existing(t, base, base_nr, &na, where, where_nr);
 		if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
 			return a;
 	}
-	x = ntfs_xrec_new(t, base, base_nr, &x_nr);
-	if (IS_ERR(x))
-		return ERR_CAST(x);
-	if (!listed) {
-		err = ntfs_xrec_make_list(t, base, base_nr, x, x_nr, ntfs_xrec_entry_len(name_len));
-		if (err)
-			return ERR_PTR(err);
+	return ntfs_xrec_add_new(t, base, base_nr, &na, listed, where, where_nr);
+}
+
+/**
+ * ntfs_file_add_extent() - Add an extent of a non-resident attribute outside the base record
+ * @t:		the transaction
+ * @base:	the file's base record, its attributes checked
+ * @base_nr:	its number
+ * @na:		the extent: a non-resident header, its mapping pairs bytes and
+ *		first VCN (entered in the list with it)
+ * @near:	the record of the extent before it, tried first when it is
+ *		an extension record
+ * @where:	set to the record that holds the new extent
+ * @where_nr:	set to its number
+ *
+ * Extents after the first are found through the attribute list only, so
+ * they never go into a base record without one: the file gets a list
+ * when it has none.  A new extension record is taken when @near lacks
+ * the room (no walk over the file's other records: a stream of thousands
+ * of extents adds them one after another).
+ *
+ * Return: the new attribute (its header zeroed but for the VCN), or an
+ * ERR_PTR(): -ENOSPC (no free record), -EIO, -ENOMEM; the transaction
+ * must then be aborted.
+ */
+struct ntfs_attr *ntfs_file_add_extent(struct ntfs_trans *t, struct ntfs_record *base,
+				       u64 base_nr, const struct ntfs_new_attr *na, u64 near,
+				       struct ntfs_record **where, u64 *where_nr)
+{
+	u32 need = ntfs_xrec_attr_len(na->hdr, na->name_len, na->body_len);
+	struct ntfs_arec_ctx c;
+	struct ntfs_record *r;
+	struct ntfs_attr *a;
+	u64 ref;
+	int listed;
+
+	listed = ntfs_xrec_listed(t, base, &ref);
+	if (listed < 0)
+		return ERR_PTR(listed);
+	ntfs_rec_ctx(t->sbi, &c);
+	if (listed && near != base_nr) {
+		r = ntfs_file_xrec(t, base_nr, near);
+		if (IS_ERR(r))
+			return ERR_CAST(r);
+		if (ntfs_arec_free(&c, r) >= need) {
+			a = ntfs_xrec_add_to(t, base, r, near, na);
+			if (!IS_ERR(a)) {
+				*where = r;
+				*where_nr = near;
+			}
+			if (!IS_ERR(a) || PTR_ERR(a) != -ENOSPC)
+				return a;
+		}
 	}
-	*where = x;
-	*where_nr = x_nr;
-	return ntfs_xrec_add_to(t, base, x, x_nr, type, name, name_len, hdr, body_len);
+	return ntfs_xrec_add_new(t, base, base_nr, na, listed, where, where_nr);
+}
+
+/* Whether list entry @e is of the attribute @type named @name (exactly). */
+static bool ntfs_xent_is(const struct ntfs_attr_list_entry *e, u32 type, const __le16 *name,
+			 u8 name_len)
+{
+	return le32_to_cpu(e->type) == type && e->name_length == name_len &&
+	       (!name_len || !memcmp((const u8 *)e + e->name_offset, name, 2 * name_len));
+}
+
+/*
+ * Collect the entries of the attribute from list @l into @xs (room for
+ * every entry), checking that their first VCNs rise.
+ */
+static int ntfs_xent_collect(struct ntfs_sb *sbi, const struct ntfs_xlist *l, u32 type,
+			     const __le16 *name, u8 name_len, struct ntfs_xent *xs,
+			     unsigned int *n)
+{
+	u32 p = 0;
+
+	*n = 0;
+	while (p < l->size) {
+		const struct ntfs_attr_list_entry *e = (const void *)(l->v + p);
+
+		p += le16_to_cpu(e->length);
+		if (!ntfs_xent_is(e, type, name, name_len))
+			continue;
+		xs[*n].vcn = le64_to_cpu(e->lowest_vcn);
+		xs[*n].nr = NTFS_REF_RECORD(le64_to_cpu(e->record));
+		xs[*n].instance = le16_to_cpu(e->instance);
+		if (*n ? xs[*n].vcn <= xs[*n - 1].vcn : xs[*n].vcn != 0)
+			return ntfs_err_ratelimited(sbi->sb, NTFS_REF_RECORD(l->ref),
+						    "attribute 0x%x: its extents are not listed in order from VCN 0",
+						    type);
+		(*n)++;
+	}
+	return 0;
+}
+
+/**
+ * ntfs_file_extents() - Where the extents of a file's attribute are, by its list
+ * @t:		the transaction
+ * @base:	the file's base record, its attributes checked
+ * @type:	attribute type
+ * @name:	its name (exact), NULL for none
+ * @name_len:	units in @name
+ * @out:	set to the extents in order of VCN (kvfree() them), NULL
+ *		when the file has no list
+ * @n:		set to their number (0: no list, or no such attribute)
+ *
+ * Return: 0, -EIO for a list that cannot be read or lists the extents
+ * out of order, -ENOMEM.
+ */
+int ntfs_file_extents(struct ntfs_trans *t, struct ntfs_record *base, u32 type,
+		      const __le16 *name, u8 name_len, struct ntfs_xent **out, unsigned int *n)
+{
+	struct ntfs_xlist l;
+	struct ntfs_xent *xs;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	err = ntfs_xlist_get(t->sbi, base, &l);
+	if (err || !l.attr)
+		return err;
+	xs = kvmalloc_array(l.size / NTFS_ALIST_HDR + 1, sizeof(*xs), GFP_NOFS);
+	if (!xs)
+		err = -ENOMEM;
+	if (!err)
+		err = ntfs_xent_collect(t->sbi, &l, type, name, name_len, xs, n);
+	ntfs_xlist_put(&l);
+	if (err) {
+		kvfree(xs);
+		*n = 0;
+		return err;
+	}
+	*out = xs;
+	return 0;
+}
+
+/**
+ * ntfs_file_find() - A file's attribute (its first extent) wherever it lives
+ * @t:		the transaction
+ * @base:	the file's base record, its attributes checked
+ * @base_nr:	its number
+ * @type:	attribute type
+ * @name:	its name (exact), NULL for none
+ * @name_len:	units in @name
+ * @where:	set to the record holding it
+ * @where_nr:	set to its number
+ *
+ * With an attribute list, the list says which record holds the attribute
+ * (for a non-resident one: the extent of VCN 0); without one, the base
+ * record does.
+ *
+ * Return: the attribute, NULL when the file has none, or an ERR_PTR
+ * (-EIO for a list entry naming an attribute that is not there).
+ */
+struct ntfs_attr *ntfs_file_find(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+				 u32 type, const __le16 *name, u8 name_len,
+				 struct ntfs_record **where, u64 *where_nr)
+{
+	struct ntfs_xent *xs;
+	struct ntfs_arec_ctx c;
+	struct ntfs_attr *a;
+	unsigned int n;
+	int err;
+
+	*where = base;
+	*where_nr = base_nr;
+	err = ntfs_file_extents(t, base, type, name, name_len, &xs, &n);
+	if (err)
+		return ERR_PTR(err);
+	if (!xs)
+		return ntfs_rec_find(base, type, name, name_len);
+	if (!n) {
+		kvfree(xs);
+		/* The list must name every attribute of the file. */
+		if (ntfs_rec_find(base, type, name, name_len))
+			return ERR_PTR(ntfs_err_ratelimited(t->sbi->sb, base_nr,
+							    "attribute 0x%x is missing from the attribute list",
+							    type));
+		return NULL;
+	}
+	*where_nr = xs[0].nr;
+	if (xs[0].nr != base_nr)
+		*where = ntfs_file_xrec(t, base_nr, xs[0].nr);
+	a = ERR_CAST(*where);
+	if (!IS_ERR(*where)) {
+		ntfs_rec_ctx(t->sbi, &c);
+		a = ntfs_arec_by_instance(&c, *where, xs[0].instance);
+		if (!a || le32_to_cpu(a->type) != type || !ntfs_attr_name_is(a, name, name_len) ||
+		    (a->non_resident && a->nr.lowest_vcn))
+			a = ERR_PTR(ntfs_err_ratelimited(t->sbi->sb, base_nr,
+							 "attribute list entry for attribute 0x%x names one that record %llu does not hold",
+							 type, xs[0].nr));
+	}
+	kvfree(xs);
+	return a;
+}
+
+/**
+ * ntfs_file_list_reserve() - Room a base record keeps for its list when a stream splits
+ * @t:		the transaction
+ * @base:	the base record, its attributes checked
+ *
+ * A stream whose mapping pairs spill over into extension records needs
+ * the file's attribute list in the base record, with an entry for each
+ * of its attributes when the file has none yet.
+ *
+ * Return: bytes to leave free in the base record.
+ */
+u32 ntfs_file_list_reserve(struct ntfs_trans *t, struct ntfs_record *base)
+{
+	struct ntfs_attr *a = NULL;
+	u32 need = 2 * ntfs_xrec_entry_len(0);
+	u64 ref;
+
+	if (ntfs_xrec_listed(t, base, &ref) != 0)
+		return NTFS_XREC_BASE_RESERVE;
+	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
+		need += ntfs_xrec_entry_len(a->name_length);
+	return ALIGN(NTFS_AREC_RESIDENT + need, 8) + NTFS_XREC_BASE_RESERVE;
 }

@@ -348,6 +348,36 @@ struct ntfs_fwalk {
 	struct ntfs_attr	*a;
 };
 
+/**
+ * struct ntfs_new_attr - An attribute to add to a file (extrec.c)
+ * @type:	attribute type
+ * @name:	UTF-16 name, NULL for none
+ * @name_len:	units in @name
+ * @hdr:	header size (NTFS_AREC_*, attrrec.h)
+ * @body_len:	resident: value length; non-resident: mapping pairs bytes
+ * @lowest_vcn:	non-resident: first VCN of the extent
+ */
+struct ntfs_new_attr {
+	u32		type;
+	const __le16	*name;
+	u8		name_len;
+	u32		hdr;
+	u32		body_len;
+	u64		lowest_vcn;
+};
+
+/**
+ * struct ntfs_xent - Where one extent of a non-resident attribute lives
+ * @vcn:	its first VCN
+ * @nr:		number of the record holding it
+ * @instance:	its instance number there
+ */
+struct ntfs_xent {
+	u64	vcn;
+	u64	nr;
+	u16	instance;
+};
+
 /*
  * A transaction (trans.c): every change to metadata goes through one.
  * Blocks it changes (MFT records, index blocks) are held as fixed-up
@@ -446,6 +476,7 @@ int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t);
 struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr);
 struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
 void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use);
+u32 ntfs_record_room(struct ntfs_sb *sbi);
 void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create);
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
 void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
@@ -490,8 +521,6 @@ struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const 
 struct ntfs_attr *ntfs_rec_insert(struct ntfs_trans *t, void *rec, u32 type,
 				  const __le16 *name, u8 name_len, bool nonres, u32 body_len);
 int ntfs_rec_drop(struct ntfs_trans *t, void *rec, struct ntfs_attr *a);
-int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __le16 *name,
-		       u8 name_len);
 struct ntfs_attr *ntfs_rec_lookup(struct ntfs_sb *sbi, void *rec, u32 type,
 				  const __le16 *name, u8 name_len);
 void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_record *base,
@@ -502,6 +531,21 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 				u32 body_len, struct ntfs_record **where, u64 *where_nr);
 int ntfs_file_drop(struct ntfs_trans *t, struct ntfs_record *base, struct ntfs_record *rec,
 		   u64 nr, struct ntfs_attr *a);
+struct ntfs_record *ntfs_file_xrec(struct ntfs_trans *t, u64 base_nr, u64 nr);
+struct ntfs_attr *ntfs_file_add_extent(struct ntfs_trans *t, struct ntfs_record *base,
+				       u64 base_nr, const struct ntfs_new_attr *na, u64 near,
+				       struct ntfs_record **where, u64 *where_nr);
+int ntfs_file_extents(struct ntfs_trans *t, struct ntfs_record *base, u32 type,
+		      const __le16 *name, u8 name_len, struct ntfs_xent **out, unsigned int *n);
+struct ntfs_attr *ntfs_file_find(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+				 u32 type, const __le16 *name, u8 name_len,
+				 struct ntfs_record **where, u64 *where_nr);
+u32 ntfs_file_list_reserve(struct ntfs_trans *t, struct ntfs_record *base);
+
+/* extent.c: a stream's mapping pairs across its extents. */
+int ntfs_extents_store(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+		       const struct ntfs_xent *first, const struct ntfs_run *runs,
+		       unsigned int nr, u64 end, u64 from);
 
 /* attrib.c: changing streams (under ni_lock, inside a transaction). */
 int ntfs_rec_set_value_len(struct ntfs_sb *sbi, void *rec, struct ntfs_attr *a, u32 len);

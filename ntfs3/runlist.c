@@ -427,6 +427,61 @@ int ntfs_encode_runs(const struct ntfs_run *runs, unsigned int nr,
 }
 
 /**
+ * ntfs_runs_fit() - How far an extent's mapping pairs reach in a byte budget
+ * @runs: the runs, as for ntfs_encode_runs()
+ * @nr: number of runs
+ * @first_vcn: first VCN of the extent
+ * @end_vcn: VCN after the last one the runs should cover
+ * @size: bytes the extent's mapping pairs may take, terminator included
+ *
+ * A stream whose mapping pairs do not fit in one MFT record is split into
+ * extents; this says where the extent that starts at @first_vcn has to
+ * end.  The pieces are those ntfs_encode_runs() makes, so encoding
+ * [@first_vcn, return value) takes at most @size bytes.
+ *
+ * Context: Any context.
+ * Return: @end_vcn when everything fits; the end of the last piece that
+ * fits; @first_vcn when none does or the runs do not cover @first_vcn.
+ */
+u64 ntfs_runs_fit(const struct ntfs_run *runs, unsigned int nr, u64 first_vcn,
+		  u64 end_vcn, size_t size)
+{
+	const struct ntfs_run *r;
+	u64 vcn = first_vcn;
+	size_t pos = 1;
+	unsigned int i;
+	s64 prev = 0;
+
+	if (first_vcn >= end_vcn || end_vcn > S64_MAX)
+		return first_vcn;
+	r = ntfs_run_lookup(runs, nr, vcn);
+	if (!r)
+		return first_vcn;
+	i = r - runs;
+	while (vcn < end_vcn) {
+		size_t bytes;
+		s64 lcn;
+		u64 len;
+
+		if (vcn > first_vcn && ++i >= nr)
+			break;
+		len = ntfs_mp_piece(runs, nr, &i, vcn, end_vcn, &lcn);
+		if (!len || (lcn < 0 && lcn != NTFS_LCN_HOLE))
+			break;
+		bytes = 1 + ntfs_mp_bytes(len);
+		if (lcn != NTFS_LCN_HOLE)
+			bytes += ntfs_mp_bytes(lcn - prev);
+		if (pos + bytes > size)
+			break;
+		pos += bytes;
+		if (lcn != NTFS_LCN_HOLE)
+			prev = lcn;
+		vcn += len;
+	}
+	return vcn;
+}
+
+/**
  * ntfs_runs_add() - Append a run to a run array, joined to the last one
  * @ra: the array; its runs end at @vcn
  * @vcn: first VCN of the run

@@ -55,6 +55,9 @@ const struct ntfs_run *ntfs_run_lookup(const struct ntfs_run *runs,
 int ntfs_encode_runs(const struct ntfs_run *runs, unsigned int nr,
 		     u64 first_vcn, u64 end_vcn, u8 *mp, size_t size, size_t *used);
 
+u64 ntfs_runs_fit(const struct ntfs_run *runs, unsigned int nr, u64 first_vcn,
+		  u64 end_vcn, size_t size);
+
 int ntfs_runs_add(struct ntfs_runs *ra, u64 vcn, s64 lcn, u64 len);
 int ntfs_runs_fill(const struct ntfs_run *runs, unsigned int nr, u64 old_end,
 		   u64 vcn, u64 end, unsigned int flags,

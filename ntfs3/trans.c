@@ -189,6 +189,23 @@ void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn
 }
 
 /**
+ * ntfs_record_room() - Bytes of attributes a new, empty MFT record holds
+ * @sbi:	the volume
+ *
+ * What ntfs_format_record() leaves between its header (with the update
+ * sequence array) and the end marker.
+ *
+ * Return: the bytes.
+ */
+u32 ntfs_record_room(struct ntfs_sb *sbi)
+{
+	u32 size = sbi->record_size;
+	u32 first = ALIGN(sizeof(struct ntfs_record) + 2 * (size / NTFS_USA_STRIDE + 1), 8);
+
+	return size - first - 8;
+}
+
+/**
  * ntfs_trans_new_record() - Format a just-allocated MFT record
  * @t:		the transaction
  * @nr:		record number, taken from $MFT:$BITMAP by ntfs_alloc_record()
@@ -395,11 +412,17 @@ static int ntfs_tblock_cmp(void *priv, const struct list_head *a, const struct l
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* Write one block back, update sequence applied, and its mirror copy. */
+/*
+ * Write one block back, update sequence applied, and its mirror copy.  A
+ * block read from disk and left as it was (a walk over a file's records
+ * joins them all) is not written.
+ */
 static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b, void *tmp)
 {
 	int err;
 
+	if (b->pre && !memcmp(b->pre, b->buf, b->size))
+		return 0;
 	memcpy(tmp, b->buf, b->size);
 	ntfs_unfixup(tmp, b->size);
 	err = ntfs_write_stream(b->inode, b->pos, tmp, b->size);

@@ -28,6 +28,7 @@ stream data
 trans
 balloc
 extrec
+extent
 attrib
 index mft
 inode

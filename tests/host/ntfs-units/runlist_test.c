@@ -720,6 +720,58 @@ static void test_encode_round_trip(void)
 		   "encode round trip: 20000 random runlists (holes, backward and edge offsets, pieces) decode back, minimal, -ENOSPC one byte short");
 }
 
+/*
+ * ntfs_runs_fit() splits random runlists into extents of a random byte
+ * budget: each extent's mapping pairs fit the budget, are as long as it
+ * allows (the extent one piece longer does not fit), and the extents
+ * decoded one after the other give back the runs.
+ */
+static void test_runs_fit(void)
+{
+	static struct ntfs_run runs[300], want[300];
+	static u8 mp[300 * 17 + 1];
+	unsigned int iter, fails = 0, extents = 0;
+
+	for (iter = 0; iter < 5000; iter++) {
+		unsigned int n = 1 + rnd_below(300), nwant;
+		size_t budget = 18 + rnd_below(200), used, longer;
+		u64 end, vcn = 0, next;
+		struct arr a = { 0 };
+		int ok = 1;
+
+		random_runs(runs, n, 1ULL << 40);
+		end = runs[n - 1].vcn + runs[n - 1].len;
+		nwant = expected_runs(runs, n, 0, end, want);
+		while (ok && vcn < end) {
+			next = ntfs_runs_fit(runs, n, vcn, end, budget);
+			ok = next > vcn &&
+			     !enc(runs, n, vcn, next, mp, sizeof(mp), &used) &&
+			     used <= budget &&
+			     !dec(&a, mp, used, vcn, next - 1, 1ULL << 40);
+			/* One piece more (the fit of a bigger budget) would not fit. */
+			if (ok && next < end) {
+				u64 more = ntfs_runs_fit(runs, n, vcn, end, budget + 17);
+
+				ok = more > next &&
+				     !enc(runs, n, vcn, more, NULL, 0, &longer) &&
+				     longer > budget;
+			}
+			vcn = next;
+			extents++;
+		}
+		ok = ok && same_runs(&a, 0, want, nwant) &&
+		     ntfs_runs_fit(runs, n, 0, end, 1) == 0 &&
+		     ntfs_runs_fit(runs, n, end, end, budget) == end;
+		if (!ok && fails++ < 3)
+			diag("fit %u failed: %u runs, budget %zu, at VCN %llu", iter, n, budget,
+			     (unsigned long long)vcn);
+		arr_free(&a);
+	}
+	tap_result(!fails && extents > 5000,
+		   "runs fit: 5000 random runlists split by byte budgets (%u extents): each fits, is longest, and they decode back",
+		   extents);
+}
+
 /* Encode a vector's runs per extent and compare with ntfs-3g's bytes. */
 static int vector_encodes(const char *dir, const char *file,
 			  const struct ntfs_run *want, unsigned int nwant,
@@ -1067,6 +1119,7 @@ int main(int argc, char **argv)
 	test_encode_examples();
 	test_encode_errors();
 	test_encode_round_trip();
+	test_runs_fit();
 	test_runs_edit();
 	if (argc == 2)
 		test_vectors(argv[1]);

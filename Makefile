@@ -28,13 +28,15 @@ endif
 # the distro boot, a non-debug kernel that costs no kernel build (the
 # default kernel was built for this one boot of 4 results).
 # ntfs-fuzz: 300 seeded corruption cases (FUZZ_N, FUZZ_SEED; make fuzz for more).
+# ntfs-write (the write-path suite, docs/test/ntfs-write.md) boots on its own:
+# its volumes are attached disks, which ntfs-read would walk.
 # The rt kernel (PREEMPT_RT + lock debugging, issue 5) runs tests/rt
 # (lockdep self-tests, locktorture per lock type, test-ww_mutex, hx_rtlocks,
 # rt-tests) and the tree's futex selftests under -icount; "@N" bounds a boot
 # to N seconds.  distro: Debian's own newest 6.12 kernel with our module
 # built by DKMS against its headers (scripts/distro/check-distro.sh, issue 20):
 # the module must load in place of the stock one and read as on ours.
-CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug+icount:futex-selftests \
+CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug:ntfs-write debug+icount:futex-selftests \
 	distro:distro,ntfs-read,ntfs-big rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
 .PHONY: all run check fuzz bench tools install xfstests xfstests-smoke deb deb-kernel check-distro bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
@@ -105,7 +107,7 @@ check:
 # The write-path tests alone (docs/test/ntfs-write.md): tests/ntfs-write on
 # the debug kernel, then ntfs-3g and fsck.ntfs3 on the volumes on the host.
 # DRIVER=intree tests the in-tree ntfs3 (the reference); BOOT=default:ntfs-write
-# for the faster kernel.  Not in CHECK_BOOTS yet (our ntfs3 cannot write).
+# for the faster kernel.  make check runs it too (its own debug boot).
 .PHONY: check-write
 check-write:
 	@BOOT="$(or $(BOOT),debug:ntfs-write)" NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/test/check-write.sh

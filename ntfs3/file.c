@@ -119,9 +119,9 @@ static bool ntfs_range_allocated(struct ntfs_stream *ns, u64 first, u64 last)
 }
 
 /* Run @fn(@a, @b) on @inode in a transaction under its ni_lock. */
-static int ntfs_change(struct inode *inode,
-		       int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b),
-		       u64 a, u64 b)
+static int ntfs_change_once(struct inode *inode,
+			    int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b),
+			    u64 a, u64 b)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	struct ntfs_trans t;
@@ -139,6 +139,22 @@ static int ntfs_change(struct inode *inode,
 		ntfs_stream_reload(inode);
 	}
 	mutex_unlock(&ni->ni_lock);
+	return err;
+}
+
+/*
+ * As ntfs_change_once(), once more after $MFT has grown when it ran out of
+ * room: a stream whose runs spill into a new extent needs a free MFT
+ * record, and $MFT grows only in a transaction of its own.
+ */
+static int ntfs_change(struct inode *inode,
+		       int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b),
+		       u64 a, u64 b)
+{
+	int err = ntfs_change_once(inode, fn, a, b);
+
+	if (err == -ENOSPC && !ntfs_mft_ensure_free(NTFS_SB(inode->i_sb)))
+		err = ntfs_change_once(inode, fn, a, b);
 	return err;
 }
 

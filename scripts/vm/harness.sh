@@ -116,7 +116,8 @@ suite_verify() {
 # boot_spec SPEC [NAME]: "VARIANT+icount" boots with QEMU -icount (guest
 # time counts instructions, so fixed short timeouts in tests hold on a slow
 # KASAN kernel under TCG); "@SECONDS" bounds the boot instead of TIMEOUT.
-# NAME defaults to check-VARIANT[-icount].  Runs in a subshell: the disks
+# NAME defaults to check-VARIANT[-icount] (-write appended for a boot that
+# runs ntfs-write).  Runs in a subshell: the disks
 # and overlay of one boot do not leak into the next.
 boot_spec() (
 	_spec=$1
@@ -128,6 +129,8 @@ boot_spec() (
 	_suites=$(echo "${_spec#*:}" | tr ',' ' ')
 	suite_setup "$_suites"
 	_name=${2:-check-$(echo "$_vs" | tr '+' '-')}
+	# the write suite boots on its own: its logs do not replace the others'
+	case " $_suites " in *" ntfs-write "*) [ -n "${2:-}" ] || _name=$_name-write ;; esac
 	_ok=0
 	boot_judge "$_name" "$_v" "$_suites" || _ok=1
 	suite_verify "$_suites" "$_name" || _ok=1

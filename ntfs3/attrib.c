@@ -133,14 +133,14 @@ static int ntfs_recset_read_list(struct ntfs_sb *sbi, struct ntfs_recset *rs,
 		rs->attr_list_size = size;
 		return 0;
 	}
-	size = le64_to_cpu(a->nr.data_size);
-	if (a->nr.lowest_vcn || size > NTFS_MAX_ATTR_LIST)
-		return ntfs_recset_bad(rs, "attribute list in extents, or over 256 KiB");
-	rs->attr_list = kvmalloc(size, GFP_NOFS);
-	if (!rs->attr_list)
-		return -ENOMEM;
-	rs->attr_list_size = size;
-	return ntfs_read_nonres_attr(sbi, rs->base, a, rs->attr_list, size);
+	rs->attr_list = ntfs_read_attr_list(sbi, rs->base, a, 0, &rs->attr_list_size);
+	if (IS_ERR(rs->attr_list)) {
+		int err = PTR_ERR(rs->attr_list);
+
+		rs->attr_list = NULL;
+		return err;
+	}
+	return 0;
 }
 
 /**
@@ -703,6 +703,230 @@ int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 				   size, valid);
 		if (!NTFS_I(inode)->owner)
 			i_size_write(inode, size);
+	}
+	ntfs_runs_free(&rb);
+	return err;
+}
+
+/*
+ * Rebuild the first extent with the header of a sparse attribute (0x48
+ * bytes, with the compressed size) and the sparse flag: same place in the
+ * record, same instance (so the same list entry), same mapping pairs.
+ */
+static int ntfs_sedit_sparse_header(struct ntfs_sedit *e)
+{
+	u32 len = le32_to_cpu(e->a->length), mp = le16_to_cpu(e->a->nr.mp_offset);
+	struct ntfs_attr *old, *a;
+
+	if (mp > len)
+		return -EIO;
+	old = kmemdup(e->a, len, GFP_NOFS);
+	if (!old)
+		return -ENOMEM;
+	ntfs_rec_remove(e->rec, e->a);
+	e->a = NULL;
+	a = ntfs_arec_insert(&e->c, e->rec, e->ns->type, e->ns->name, e->ns->name_len,
+			     NTFS_AREC_NONRES_C, len - mp);
+	if (!IS_ERR(a)) {
+		a->instance = old->instance;
+		a->flags = old->flags | cpu_to_le16(NTFS_ATTR_SPARSE);
+		a->nr.lowest_vcn = old->nr.lowest_vcn;
+		a->nr.highest_vcn = old->nr.highest_vcn;
+		a->nr.allocated_size = old->nr.allocated_size;
+		a->nr.data_size = old->nr.data_size;
+		a->nr.valid_size = old->nr.valid_size;
+		memcpy((u8 *)a + le16_to_cpu(a->nr.mp_offset), (u8 *)old + mp, len - mp);
+		e->a = a;
+	}
+	kfree(old);
+	return PTR_ERR_OR_ZERO(a);
+}
+
+/* Mark the file sparse in $STANDARD_INFORMATION (Windows shows the flag). */
+static int ntfs_sedit_si_sparse(struct ntfs_sedit *e)
+{
+	struct ntfs_attr *a = ntfs_rec_find(e->base, NTFS_AT_STANDARD_INFO, NULL, 0);
+	struct ntfs_std_info *si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
+
+	if (!si)
+		return ntfs_err_ratelimited(e->sbi->sb, e->base_nr,
+					    "no $STANDARD_INFORMATION in the base record");
+	si->attributes |= cpu_to_le32(FILE_ATTRIBUTE_SPARSE_FILE);
+	return 0;
+}
+
+/*
+ * Make the stream of @e sparse: its header (the other extents follow
+ * when they are stored from VCN 0) and $STANDARD_INFORMATION.
+ */
+static int ntfs_sedit_make_sparse(struct ntfs_sedit *e)
+{
+	int err = ntfs_sedit_sparse_header(e);
+
+	return err ? err : ntfs_sedit_si_sparse(e);
+}
+
+/**
+ * ntfs_stream_punch() - Make a range of a stream's clusters a hole
+ * @t:		the transaction
+ * @inode:	the inode of a non-resident stream; its ni_lock held, the
+ *		range written back and out of the page cache
+ * @vcn:	first VCN
+ * @len:	number of VCNs (clipped to the allocation)
+ *
+ * A stream that is not sparse becomes sparse first: its first extent gets
+ * the sparse flag and the header with the compressed size, its other
+ * extents are written again the same way, and $STANDARD_INFORMATION gets
+ * FILE_ATTRIBUTE_SPARSE_FILE.  The range's clusters are freed at commit;
+ * the sizes do not change.
+ *
+ * Return: 0; -EINVAL for a resident stream; -EOPNOTSUPP (compressed,
+ * encrypted), -ENOSPC, -EIO, -ENOMEM (the transaction must then be
+ * aborted).
+ */
+int ntfs_stream_punch(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
+{
+	struct ntfs_runs rb = {};
+	struct ntfs_run_source src;
+	struct ntfs_sedit e;
+	u64 end, from = vcn;
+	int err;
+
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (!err && (e.ns->resident || !e.a))
+		err = -EINVAL;
+	if (err)
+		return err;
+	end = e.ns->alloc_size >> e.sbi->cluster_bits;
+	if (vcn >= end || !len)
+		return 0;
+	if (!e.ns->sparse) {
+		err = ntfs_sedit_make_sparse(&e);
+		from = 0;
+	}
+	ntfs_sedit_source(&e, &src);
+	if (!err)
+		err = ntfs_runs_punch(e.ns->runs, e.ns->nr_runs, vcn, vcn + min(len, end - vcn),
+				      &src, &rb);
+	if (!err)
+		err = ntfs_sedit_store_runs(&e, &rb, end, from);
+	if (!err) {
+		down_write(&e.ns->run_lock);
+		e.ns->sparse = true;
+		up_write(&e.ns->run_lock);
+		ntfs_sedit_install(&e, &rb, e.ns->alloc_size, e.ns->data_size, e.ns->valid_size);
+	}
+	ntfs_runs_free(&rb);
+	return err;
+}
+
+/**
+ * ntfs_stream_collapse() - Take a range of VCNs out of a stream
+ * @t:		the transaction
+ * @inode:	the inode of a non-resident stream; its ni_lock held, the
+ *		page cache from the range on written back and dropped
+ * @vcn:	first VCN
+ * @len:	number of VCNs; the range ends before the data size does
+ *
+ * The range's clusters are freed at commit; the VCNs after it move down,
+ * and the allocated, data and initialized sizes shrink by the range
+ * (i_size follows).
+ *
+ * Return: 0; -EINVAL for a resident stream or a range that reaches the
+ * end of the data; -EOPNOTSUPP, -ENOSPC, -EIO, -ENOMEM (the transaction
+ * must then be aborted).
+ */
+int ntfs_stream_collapse(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
+{
+	struct ntfs_runs rb = {};
+	struct ntfs_run_source src;
+	struct ntfs_sedit e;
+	u64 end, bytes, data, valid, at;
+	int err;
+
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (!err && (e.ns->resident || !e.a))
+		err = -EINVAL;
+	if (err)
+		return err;
+	end = e.ns->alloc_size >> e.sbi->cluster_bits;
+	bytes = len << e.sbi->cluster_bits;
+	at = vcn << e.sbi->cluster_bits;
+	if (!len || vcn >= end || len > end - vcn || at + bytes >= e.ns->data_size)
+		return -EINVAL;
+	ntfs_sedit_source(&e, &src);
+	err = ntfs_runs_collapse(e.ns->runs, e.ns->nr_runs, vcn, vcn + len, &src, &rb);
+	if (!err)
+		err = ntfs_sedit_store_runs(&e, &rb, end - len, vcn);
+	if (!err) {
+		data = e.ns->data_size - bytes;
+		valid = e.ns->valid_size;
+		if (valid > at)
+			valid = valid > at + bytes ? valid - bytes : at;
+		ntfs_sedit_put_sizes(&e, data, valid);
+		ntfs_sedit_install(&e, &rb, (end - len) << e.sbi->cluster_bits, data, valid);
+		if (!NTFS_I(inode)->owner)
+			i_size_write(inode, data);
+	}
+	ntfs_runs_free(&rb);
+	return err;
+}
+
+/**
+ * ntfs_stream_insert() - Insert a hole into a stream at a VCN
+ * @t:		the transaction
+ * @inode:	the inode of a non-resident stream; its ni_lock held, the
+ *		page cache from @vcn on written back and dropped
+ * @vcn:	where the hole goes, inside the data
+ * @len:	number of VCNs
+ *
+ * The stream becomes sparse when it is not (as for a punched hole); the
+ * VCNs from @vcn on move up by @len, and the allocated and data sizes grow
+ * by it (the initialized size too when it reaches past @vcn; i_size
+ * follows).
+ *
+ * Return: 0; -EINVAL for a resident stream or @vcn past the data; -EFBIG;
+ * -EOPNOTSUPP, -ENOSPC, -EIO, -ENOMEM (the transaction must then be
+ * aborted).
+ */
+int ntfs_stream_insert(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
+{
+	struct ntfs_runs rb = {};
+	struct ntfs_sedit e;
+	u64 end, bytes, data, valid, at, from = vcn;
+	int err;
+
+	err = ntfs_sedit_begin(&e, t, inode);
+	if (!err && (e.ns->resident || !e.a))
+		err = -EINVAL;
+	if (err)
+		return err;
+	end = e.ns->alloc_size >> e.sbi->cluster_bits;
+	at = vcn << e.sbi->cluster_bits;
+	if (!len || at >= e.ns->data_size)
+		return -EINVAL;
+	err = ntfs_check_vcn_range(e.sbi, end, len);
+	if (err)
+		return err;
+	bytes = len << e.sbi->cluster_bits;
+	if (!e.ns->sparse) {
+		err = ntfs_sedit_make_sparse(&e);
+		from = 0;
+	}
+	if (!err)
+		err = ntfs_runs_insert_hole(e.ns->runs, e.ns->nr_runs, end, vcn, len, &rb);
+	if (!err)
+		err = ntfs_sedit_store_runs(&e, &rb, end + len, from);
+	if (!err) {
+		data = e.ns->data_size + bytes;
+		valid = e.ns->valid_size > at ? e.ns->valid_size + bytes : e.ns->valid_size;
+		ntfs_sedit_put_sizes(&e, data, valid);
+		down_write(&e.ns->run_lock);
+		e.ns->sparse = true;
+		up_write(&e.ns->run_lock);
+		ntfs_sedit_install(&e, &rb, (end + len) << e.sbi->cluster_bits, data, valid);
+		if (!NTFS_I(inode)->owner)
+			i_size_write(inode, data);
 	}
 	ntfs_runs_free(&rb);
 	return err;

@@ -73,23 +73,18 @@ static void ntfs_xlist_put(struct ntfs_xlist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Read a non-resident list value into l->copy. */
+/* Read a non-resident list value into l->copy, with room for one more entry. */
 static int ntfs_xlist_read(struct ntfs_sb *sbi, u64 nr, struct ntfs_xlist *l)
 {
-	const struct ntfs_attr *a = l->attr;
-	u64 size = le64_to_cpu(a->nr.data_size);
-	int err;
+	l->copy = ntfs_read_attr_list(sbi, nr, l->attr, NTFS_ALIST_ENTRY_MAX, &l->size);
+	if (IS_ERR(l->copy)) {
+		int err = PTR_ERR(l->copy);
 
-	if (a->nr.lowest_vcn || size > NTFS_MAX_ATTR_LIST)
-		return ntfs_err_ratelimited(sbi->sb, nr,
-					    "attribute list in extents, or over 256 KiB");
-	l->copy = kvmalloc(size + NTFS_ALIST_ENTRY_MAX, GFP_NOFS);
-	if (!l->copy)
-		return -ENOMEM;
-	err = ntfs_read_nonres_attr(sbi, nr, a, l->copy, size);
+		l->copy = NULL;
+		return err;
+	}
 	l->v = l->copy;
-	l->size = size;
-	return err;
+	return 0;
 }
 
 /*
@@ -466,6 +461,8 @@ int ntfs_rec_check(struct ntfs_sb *sbi, void *rec, u64 nr)
  * @t:		the transaction whose copies are walked
  * @base:	the base record (ntfs_trans_record()), its attributes checked
  * @base_nr:	its number
+ *
+ * End it with ntfs_fwalk_end().
  */
 void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_record *base,
 		      u64 base_nr)
@@ -476,21 +473,72 @@ void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_re
 	w->base_nr = base_nr;
 }
 
-/* Whether a list entry before offset @ofs names record @nr too. */
-static bool ntfs_fwalk_seen(const u8 *v, u32 ofs, u64 nr, u64 base_nr)
+/**
+ * ntfs_fwalk_end() - Free what a walk holds
+ * @w:		the walk; start it again before another use
+ */
+void ntfs_fwalk_end(struct ntfs_fwalk *w)
 {
-	u32 p = 0;
+	kvfree(w->list);
+	kvfree(w->seen);
+	w->list = NULL;
+	w->seen = NULL;
+	w->list_read = false;
+	w->nr_seen = 0;
+	w->cap_seen = 0;
+}
 
-	if (nr == base_nr)
-		return true;
-	while (p < ofs) {
-		const struct ntfs_attr_list_entry *e = (const void *)(v + p);
+/* Whether the walk has been through extension record @nr already. */
+static bool ntfs_fwalk_seen(const struct ntfs_fwalk *w, u64 nr)
+{
+	unsigned int i;
 
-		if (NTFS_REF_RECORD(le64_to_cpu(e->record)) == nr)
+	for (i = 0; i < w->nr_seen; i++)
+		if (w->seen[i] == nr)
 			return true;
-		p += le16_to_cpu(e->length);
-	}
 	return false;
+}
+
+/* Note extension record @nr as walked. */
+static int ntfs_fwalk_mark(struct ntfs_fwalk *w, u64 nr)
+{
+	if (w->nr_seen == w->cap_seen) {
+		unsigned int cap = w->cap_seen ? 2 * w->cap_seen : 16;
+		u64 *grown = kvrealloc(w->seen, cap * sizeof(*grown), GFP_NOFS);
+
+		if (!grown)
+			return -ENOMEM;
+		w->seen = grown;
+		w->cap_seen = cap;
+	}
+	w->seen[w->nr_seen++] = nr;
+	return 0;
+}
+
+/*
+ * Copy the list of the walk's file once: the walk goes on from it without
+ * reading a non-resident list again at each record.
+ */
+static int ntfs_fwalk_read_list(struct ntfs_fwalk *w)
+{
+	struct ntfs_xlist l;
+	int err;
+
+	w->list_read = true;
+	err = ntfs_xlist_get(w->t->sbi, w->base, &l);
+	if (err || !l.attr)
+		return err;
+	if (l.copy) {
+		w->list = l.copy;
+		l.copy = NULL;
+	} else {
+		w->list = kvmalloc(max(l.size, 1U), GFP_NOFS);
+		if (w->list)
+			memcpy(w->list, l.v, l.size);
+	}
+	w->list_size = l.size;
+	ntfs_xlist_put(&l);
+	return w->list ? 0 : -ENOMEM;
 }
 
 /**
@@ -523,13 +571,11 @@ struct ntfs_record *ntfs_file_xrec(struct ntfs_trans *t, u64 base_nr, u64 nr)
 
 /*
  * Move the walk to the next record of the file: 1, 0 at the end, or a
- * negative errno (-EINTR when a fatal signal is pending).  A non-resident
- * list is read again at each step.
+ * negative errno (-EINTR when a fatal signal is pending).
  */
 static int ntfs_fwalk_next_rec(struct ntfs_fwalk *w)
 {
-	struct ntfs_record *r = NULL;
-	struct ntfs_xlist l;
+	struct ntfs_record *r;
 	int err;
 
 	if (!w->rec) {
@@ -541,27 +587,29 @@ static int ntfs_fwalk_next_rec(struct ntfs_fwalk *w)
 	cond_resched();
 	if (fatal_signal_pending(current))
 		return -EINTR;
-	err = ntfs_xlist_get(w->t->sbi, w->base, &l);
-	if (err || !l.attr)
-		return err;
-	while (!r && w->next < l.size) {
-		const struct ntfs_attr_list_entry *e = (const void *)(l.v + w->next);
+	if (!w->list_read) {
+		err = ntfs_fwalk_read_list(w);
+		if (err)
+			return err;
+	}
+	while (w->next < w->list_size) {
+		const struct ntfs_attr_list_entry *e = (const void *)(w->list + w->next);
 		u64 nr = NTFS_REF_RECORD(le64_to_cpu(e->record));
-		u32 at = w->next;
 
 		w->next += le16_to_cpu(e->length);
-		if (ntfs_fwalk_seen(l.v, at, nr, w->base_nr))
+		if (nr == w->base_nr || ntfs_fwalk_seen(w, nr))
 			continue;
+		err = ntfs_fwalk_mark(w, nr);
+		if (err)
+			return err;
 		r = ntfs_file_xrec(w->t, w->base_nr, nr);
-		if (!IS_ERR(r)) {
-			w->rec = r;
-			w->nr = nr;
-		}
+		if (IS_ERR(r))
+			return PTR_ERR(r);
+		w->rec = r;
+		w->nr = nr;
+		return 1;
 	}
-	ntfs_xlist_put(&l);
-	if (IS_ERR(r))
-		return PTR_ERR(r);
-	return r ? 1 : 0;
+	return 0;
 }
 
 /**
@@ -860,6 +908,7 @@ static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntf
 	while ((more = ntfs_fwalk_next_rec(&w)) > 0) {
 		if (w.rec == base || ntfs_arec_free(&c, w.rec) < need)
 			continue;
+		ntfs_fwalk_end(&w);
 		a = ntfs_xrec_add_to(t, base, w.rec, w.nr, na);
 		if (!IS_ERR(a)) {
 			*where = w.rec;
@@ -867,6 +916,7 @@ static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntf
 		}
 		return a;
 	}
+	ntfs_fwalk_end(&w);
 	return ERR_PTR(more < 0 ? more : -ENOSPC);
 }
 
@@ -934,10 +984,12 @@ static struct ntfs_record *ntfs_xrec_with_room(struct ntfs_trans *t, struct ntfs
 	ntfs_fwalk_start(&w, t, base, base_nr);
 	while ((more = ntfs_fwalk_next_rec(&w)) > 0) {
 		if (w.rec != base && ntfs_arec_free(&c, w.rec) >= len) {
+			ntfs_fwalk_end(&w);
 			*nr = w.nr;
 			return w.rec;
 		}
 	}
+	ntfs_fwalk_end(&w);
 	if (more < 0)
 		return ERR_PTR(more);
 	return ntfs_xrec_new(t, base, base_nr, nr);

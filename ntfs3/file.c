@@ -188,7 +188,9 @@ static int ntfs_write_iomap_begin(struct inode *inode, loff_t pos, loff_t length
 {
 	int err;
 
-	if (flags & IOMAP_WRITE) {
+	/* Zeroing leaves a sparse stream's holes alone: they read as zeros. */
+	if ((flags & IOMAP_WRITE) &&
+	    !((flags & IOMAP_ZERO) && NTFS_I(inode)->stream.sparse)) {
 		err = ntfs_write_alloc(inode, pos, length);
 		if (err)
 			return err;
@@ -471,11 +473,99 @@ static int ntfs_zero_valid(struct inode *inode, loff_t pos, loff_t len)
 	return iomap_zero_range(inode, pos, min(len, valid - pos), NULL, &ntfs_write_iomap_ops);
 }
 
+static int ntfs_do_punch(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
+{
+	return ntfs_stream_punch(t, inode, vcn, len);
+}
+
 /*
- * fallocate: allocate (mode 0, KEEP_SIZE) and zero (ZERO_RANGE) ranges.
- * Clusters past the valid size read as zeros without being written.
- * Punching holes needs a sparse stream and moving ranges needs shifting
- * runs: not there yet.
+ * PUNCH_HOLE: the whole clusters inside [@pos, @pos + @len) lose their
+ * clusters (the stream becomes sparse), the bytes of the clusters at the
+ * edges are zeroed.  Dirty data of the range is written first and the
+ * range leaves the page cache before the clusters are freed, with page
+ * faults held off, so nothing is written to clusters given back.
+ */
+static int ntfs_punch_hole(struct inode *inode, loff_t pos, loff_t len)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	u64 first = DIV_ROUND_UP_ULL(pos, sbi->cluster_size);
+	u64 last = (u64)(pos + len) >> sbi->cluster_bits;
+	int err;
+
+	filemap_invalidate_lock(inode->i_mapping);
+	if (first >= last) {
+		err = ntfs_zero_valid(inode, pos, len);
+		goto out;
+	}
+	err = ntfs_zero_valid(inode, pos, (first << sbi->cluster_bits) - pos);
+	if (!err)
+		err = ntfs_zero_valid(inode, last << sbi->cluster_bits,
+				      pos + len - (last << sbi->cluster_bits));
+	if (!err)
+		err = filemap_write_and_wait_range(inode->i_mapping, pos, pos + len - 1);
+	if (err)
+		goto out;
+	truncate_pagecache_range(inode, first << sbi->cluster_bits,
+				 (last << sbi->cluster_bits) - 1);
+	err = ntfs_change(inode, ntfs_do_punch, first, last - first);
+	if (!err)
+		NTFS_I(inode)->attributes |= FILE_ATTRIBUTE_SPARSE_FILE;
+out:
+	filemap_invalidate_unlock(inode->i_mapping);
+	return err;
+}
+
+static int ntfs_do_collapse(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
+{
+	return ntfs_stream_collapse(t, inode, vcn, len);
+}
+
+static int ntfs_do_insert(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
+{
+	return ntfs_stream_insert(t, inode, vcn, len);
+}
+
+/*
+ * COLLAPSE_RANGE and INSERT_RANGE on whole clusters: everything from @pos
+ * on moves, so it is written back and leaves the page cache first (page
+ * faults held off), then the runs move.  Called with i_rwsem held.
+ */
+static int ntfs_shift_range(struct inode *inode, int mode, loff_t pos, loff_t len)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	loff_t size = i_size_read(inode);
+	int err;
+
+	if ((pos | len) & (sbi->cluster_size - 1))
+		return -EINVAL;
+	if (mode == FALLOC_FL_COLLAPSE_RANGE ? pos + len >= size : pos >= size)
+		return -EINVAL;
+	if (mode == FALLOC_FL_INSERT_RANGE && len > inode->i_sb->s_maxbytes - size)
+		return -EFBIG;
+	if (NTFS_I(inode)->stream.resident) {
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
+		if (err)
+			return err;
+	}
+	filemap_invalidate_lock(inode->i_mapping);
+	inode_dio_wait(inode);
+	err = filemap_write_and_wait_range(inode->i_mapping, pos, LLONG_MAX);
+	if (!err) {
+		truncate_pagecache(inode, pos);
+		err = ntfs_change(inode, mode == FALLOC_FL_COLLAPSE_RANGE ? ntfs_do_collapse :
+			  ntfs_do_insert, pos >> sbi->cluster_bits, len >> sbi->cluster_bits);
+	}
+	if (!err && mode == FALLOC_FL_INSERT_RANGE)
+		NTFS_I(inode)->attributes |= FILE_ATTRIBUTE_SPARSE_FILE;
+	filemap_invalidate_unlock(inode->i_mapping);
+	return err;
+}
+
+/*
+ * fallocate: allocate (mode 0, KEEP_SIZE), zero (ZERO_RANGE) ranges,
+ * punch holes (PUNCH_HOLE, with KEEP_SIZE as the VFS requires), take out
+ * and insert whole clusters (COLLAPSE_RANGE, INSERT_RANGE).  Clusters
+ * past the valid size read as zeros without being written.
  */
 static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 {
@@ -484,8 +574,34 @@ static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 	loff_t end = pos + len;
 	int err;
 
-	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_ZERO_RANGE))
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_ZERO_RANGE | FALLOC_FL_PUNCH_HOLE |
+		     FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE))
 		return -EOPNOTSUPP;
+	if (mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)) {
+		inode_lock(inode);
+		err = ntfs_check_writable(inode);
+		if (!err)
+			err = file_modified(file);
+		if (!err)
+			err = ntfs_shift_range(inode, mode, pos, len);
+		inode_unlock(inode);
+		return err;
+	}
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		inode_lock(inode);
+		err = ntfs_check_writable(inode);
+		if (!err)
+			err = file_modified(file);
+		if (!err && ns->resident)
+			err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
+		/* A range that reaches the end takes the last cluster whole. */
+		if (end >= i_size_read(inode))
+			end = round_up(i_size_read(inode), NTFS_SB(inode->i_sb)->cluster_size);
+		if (!err && pos < end)
+			err = ntfs_punch_hole(inode, pos, end - pos);
+		inode_unlock(inode);
+		return err;
+	}
 	inode_lock(inode);
 	err = ntfs_check_writable(inode);
 	if (!err)

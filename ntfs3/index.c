@@ -1517,13 +1517,15 @@ static void ntfs_itree_end(struct ntfs_itree *tr)
 }
 
 /*
- * The index's three attributes must live in the base record (an attribute
- * list of a large directory may place them elsewhere; changing those is
- * not supported yet): -EOPNOTSUPP, reported.
+ * The index root and bitmap must live in the base record, where they are
+ * edited (an attribute list of a large directory may place them
+ * elsewhere; changing those is not supported yet): -EOPNOTSUPP, reported.
+ * The index allocation is a stream: attrib.c changes it wherever its
+ * extents are.
  */
 static int ntfs_itree_check_home(struct ntfs_itree *tr)
 {
-	static const u32 types[] = { NTFS_AT_INDEX_ROOT, NTFS_AT_INDEX_ALLOC, NTFS_AT_BITMAP };
+	static const u32 types[] = { NTFS_AT_INDEX_ROOT, NTFS_AT_BITMAP };
 	struct ntfs_attr *a;
 	unsigned int i;
 

@@ -196,6 +196,7 @@ static int ntfs_update_names_in(struct ntfs_trans *t, struct inode *dir, struct 
 		if (err == -ENOENT)
 			err = 0;
 	}
+	ntfs_fwalk_end(&w);
 	return IS_ERR(a) ? PTR_ERR(a) : err;
 }
 
@@ -240,8 +241,8 @@ static int ntfs_name_parents(struct inode *inode, u64 *dirs, int max)
 	struct ntfs_inode *ni = NTFS_I(inode);
 	const struct ntfs_file_name *fn;
 	struct ntfs_attr *a = NULL;
+	struct ntfs_fwalk w = {};
 	struct ntfs_record *r;
-	struct ntfs_fwalk w;
 	struct ntfs_trans t;
 	int n = 0, i, err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
 	u64 p;
@@ -264,6 +265,7 @@ static int ntfs_name_parents(struct inode *inode, u64 *dirs, int max)
 		if (i == n)
 			dirs[n++] = p;
 	}
+	ntfs_fwalk_end(&w);
 	ntfs_trans_abort(&t);
 	mutex_unlock(&ni->ni_lock);
 	return IS_ERR(r) ? PTR_ERR(r) : n;

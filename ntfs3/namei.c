@@ -232,6 +232,12 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 			err = ntfs_empty_stream(&ni->stream);
 		if (err)
 			return err;
+		/*
+		 * A file marked sparse whose data is still in its record (made
+		 * with the sparse option) gets a sparse stream when it moves out.
+		 */
+		if (ni->stream.resident && (ni->attributes & FILE_ATTRIBUTE_SPARSE_FILE))
+			ni->stream.sparse = true;
 		inode->i_mode = ntfs_mode(sbi, ni, false);
 		inode->i_op = &ntfs_file_iops;
 		inode->i_fop = &ntfs_file_fops;
@@ -484,9 +490,13 @@ struct ntfs_new_kind {
  * The attributes a new file's names carry.  WSL marks its FIFOs, sockets
  * and device nodes recall-on-open as well; ntfs-3g knows them by that too.
  */
-static u32 ntfs_new_attrs(const struct ntfs_new_kind *kind)
+static u32 ntfs_new_attrs(struct ntfs_sb *sbi, const struct ntfs_new_kind *kind)
 {
 	u32 attrs = kind->dir ? FILE_ATTRIBUTE_DUP_DIRECTORY : FILE_ATTRIBUTE_ARCHIVE;
+
+	/* The sparse option: new regular files are sparse. */
+	if (sbi->opt.sparse && !kind->dir && !kind->rp && !kind->special)
+		attrs |= FILE_ATTRIBUTE_SPARSE_FILE;
 
 	if (kind->rp)
 		attrs |= FILE_ATTRIBUTE_REPARSE_POINT;
@@ -511,8 +521,20 @@ static int ntfs_add_reparse(struct ntfs_trans *t, struct ntfs_record *r,
 	si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
 	if (!si)
 		return -EIO;
-	si->attributes |= cpu_to_le32(ntfs_new_attrs(kind) & ~FILE_ATTRIBUTE_ARCHIVE);
+	si->attributes |= cpu_to_le32(ntfs_new_attrs(t->sbi, kind) & ~FILE_ATTRIBUTE_ARCHIVE);
 	return ntfs_reparse_index_add(t, le32_to_cpu(kind->rp->tag), ref);
+}
+
+/* The sparse option: the new file's $STANDARD_INFORMATION says sparse. */
+static int ntfs_new_sparse(struct ntfs_record *r)
+{
+	struct ntfs_attr *a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
+	struct ntfs_std_info *si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
+
+	if (!si)
+		return -EIO;
+	si->attributes |= cpu_to_le32(FILE_ATTRIBUTE_SPARSE_FILE);
+	return 0;
 }
 
 /* The new file's record, its name in @dir's index; returns its number. */
@@ -534,6 +556,8 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 		return PTR_ERR(r);
 	ref = *nr | (u64)le16_to_cpu(r->sequence) << 48;
 	err = ntfs_fill_new_record(t, r, kind->dir, NTFS_I(dir)->security_id, now);
+	if (!err && (ntfs_new_attrs(t->sbi, kind) & FILE_ATTRIBUTE_SPARSE_FILE))
+		err = ntfs_new_sparse(r);
 	if (!err)
 		err = ntfs_add_name_attr(t, r, *nr, fn, fn_size);
 	if (!err && kind->rp)
@@ -560,7 +584,7 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry,
 	int err, tries;
 	u64 nr;
 
-	attrs = ntfs_new_attrs(kind);
+	attrs = ntfs_new_attrs(sbi, kind);
 	fn = ntfs_new_fn(dir, &dentry->d_name, attrs, now, &fn_size);
 	if (IS_ERR(fn))
 		return PTR_ERR(fn);
@@ -756,6 +780,7 @@ static int ntfs_count_links(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
 		if (fn && fn->name_space != NTFS_NS_DOS)
 			links++;
 	}
+	ntfs_fwalk_end(&w);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	r->link_count = cpu_to_le16(links);
@@ -788,6 +813,8 @@ static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inod
 	ntfs_fwalk_start(&w, t, r, nr);
 	a = n > 0 ? ntfs_find_name_attr(sbi, &w, dnr, u, n, false) : NULL;
 	kfree(u);
+	/* w.rec and w.nr still name the record that holds @a. */
+	ntfs_fwalk_end(&w);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	if (!a)
@@ -797,6 +824,7 @@ static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inod
 	if (ns == NTFS_NS_WIN32) {
 		ntfs_fwalk_start(&w, t, r, nr);
 		a = ntfs_find_name_attr(sbi, &w, dnr, NULL, 0, true);
+		ntfs_fwalk_end(&w);
 		if (IS_ERR(a))
 			return PTR_ERR(a);
 		if (a)

@@ -337,6 +337,15 @@ struct ntfs_recset_pos {
  * @rec:	the record being walked (NULL before the first)
  * @nr:		its number
  * @a:		the attribute last returned in @rec
+ * @list:	a copy of the attribute list value, read once when the walk
+ *		leaves the base record (NULL: not read yet, or none)
+ * @list_size:	its bytes
+ * @list_read:	@list was read (or the file has none)
+ * @seen:	extension records walked so far
+ * @nr_seen:	how many
+ * @cap_seen:	room in @seen
+ *
+ * ntfs_fwalk_end() frees what a walk holds.
  */
 struct ntfs_fwalk {
 	struct ntfs_trans	*t;
@@ -346,6 +355,12 @@ struct ntfs_fwalk {
 	struct ntfs_record	*rec;
 	u64			nr;
 	struct ntfs_attr	*a;
+	u8			*list;
+	u32			list_size;
+	bool			list_read;
+	u64			*seen;
+	unsigned int		nr_seen;
+	unsigned int		cap_seen;
 };
 
 /**
@@ -466,6 +481,8 @@ int ntfs_stream_finish_runs(struct ntfs_sb *sbi, struct ntfs_stream *ns);
 int ntfs_stream_check_meta(struct ntfs_sb *sbi, const struct ntfs_stream *ns);
 int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a,
 			  void *buf, u64 len);
+void *ntfs_read_attr_list(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a, u32 room,
+			  u32 *size);
 
 /* data.c */
 extern const struct iomap_ops ntfs_iomap_ops;
@@ -526,6 +543,7 @@ struct ntfs_attr *ntfs_rec_lookup(struct ntfs_sb *sbi, void *rec, u32 type,
 void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_record *base,
 		      u64 base_nr);
 struct ntfs_attr *ntfs_fwalk_next(struct ntfs_fwalk *w);
+void ntfs_fwalk_end(struct ntfs_fwalk *w);
 struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
 				u32 type, const __le16 *name, u8 name_len, bool nonres,
 				u32 body_len, struct ntfs_record **where, u64 *where_nr);
@@ -555,6 +573,9 @@ int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode);
 int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);
 int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size);
 int ntfs_stream_set_valid(struct ntfs_trans *t, struct inode *inode, u64 valid);
+int ntfs_stream_punch(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);
+int ntfs_stream_collapse(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);
+int ntfs_stream_insert(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);
 int ntfs_stream_reload(struct inode *inode);
 
 /* index.c */

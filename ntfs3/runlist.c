@@ -653,3 +653,114 @@ int ntfs_runs_cut(const struct ntfs_run *runs, unsigned int nr, u64 end,
 	}
 	return err;
 }
+
+/**
+ * ntfs_runs_punch() - A run array with a range of VCNs made a hole
+ * @runs: the runs of the stream, covering its allocation without a gap
+ * @nr: number of runs
+ * @vcn: first VCN of the range
+ * @end: VCN after the range (clipped to the allocation)
+ * @src: @src->free() gets the clusters the range had
+ * @out: an empty array, filled with the new runs (the hole joined to the
+ *	holes next to it); the caller frees it with kvfree() also on error
+ *
+ * The allocation keeps its size: a sparse stream's hole has no clusters
+ * but still counts as allocated VCNs.
+ *
+ * Context: Process context.
+ * Return: 0, the error of @src->free(), -ENOMEM.
+ */
+int ntfs_runs_punch(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 end,
+		    const struct ntfs_run_source *src, struct ntfs_runs *out)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		const struct ntfs_run *r = &runs[i];
+		u64 r_end = r->vcn + r->len;
+		u64 a = clamp(vcn, r->vcn, r_end), b = clamp(end, r->vcn, r_end);
+
+		if (a > r->vcn)
+			err = ntfs_runs_add(out, r->vcn, r->lcn, a - r->vcn);
+		if (!err && b > a) {
+			err = ntfs_runs_add(out, a, NTFS_LCN_HOLE, b - a);
+			if (!err && r->lcn != NTFS_LCN_HOLE)
+				err = src->free(src->ctx, ntfs_run_lcn_at(r, a), b - a);
+		}
+		if (!err && r_end > b)
+			err = ntfs_runs_add(out, b, ntfs_run_lcn_at(r, b), r_end - b);
+	}
+	return err;
+}
+
+/**
+ * ntfs_runs_collapse() - A run array with a range of VCNs taken out
+ * @runs: the runs of the stream, covering its allocation without a gap
+ * @nr: number of runs
+ * @vcn: first VCN of the range
+ * @end: VCN after the range
+ * @src: @src->free() gets the clusters the range had
+ * @out: an empty array, filled with the new runs, the allocation shorter
+ *	by the range; the caller frees it with kvfree() also on error
+ *
+ * The runs after the range move down by its length.
+ *
+ * Context: Process context.
+ * Return: 0, the error of @src->free(), -ENOMEM.
+ */
+int ntfs_runs_collapse(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 end,
+		       const struct ntfs_run_source *src, struct ntfs_runs *out)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		const struct ntfs_run *r = &runs[i];
+		u64 r_end = r->vcn + r->len;
+		u64 a = clamp(vcn, r->vcn, r_end), b = clamp(end, r->vcn, r_end);
+
+		if (a > r->vcn)
+			err = ntfs_runs_add(out, r->vcn, r->lcn, a - r->vcn);
+		if (!err && b > a && r->lcn != NTFS_LCN_HOLE)
+			err = src->free(src->ctx, ntfs_run_lcn_at(r, a), b - a);
+		if (!err && r_end > b)
+			err = ntfs_runs_add(out, b - (end - vcn), ntfs_run_lcn_at(r, b), r_end - b);
+	}
+	return err;
+}
+
+/**
+ * ntfs_runs_insert_hole() - A run array with a hole inserted at a VCN
+ * @runs: the runs of the stream, covering [0, @old_end) without a gap
+ * @nr: number of runs
+ * @old_end: the VCN after the allocation
+ * @vcn: where the hole goes, at most @old_end
+ * @len: its length in VCNs
+ * @out: an empty array, filled with the new runs (the runs from @vcn on
+ *	moved up by @len); the caller frees it with kvfree() also on error
+ *
+ * Context: Process context.
+ * Return: 0, -ENOMEM.
+ */
+int ntfs_runs_insert_hole(const struct ntfs_run *runs, unsigned int nr, u64 old_end, u64 vcn,
+			  u64 len, struct ntfs_runs *out)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		const struct ntfs_run *r = &runs[i];
+		u64 r_end = r->vcn + r->len, a = clamp(vcn, r->vcn, r_end);
+
+		if (a > r->vcn)
+			err = ntfs_runs_add(out, r->vcn, r->lcn, a - r->vcn);
+		if (!err && a == vcn && r->vcn <= vcn && vcn < r_end)
+			err = ntfs_runs_add(out, vcn, NTFS_LCN_HOLE, len);
+		if (!err && r_end > a)
+			err = ntfs_runs_add(out, a + len, ntfs_run_lcn_at(r, a), r_end - a);
+	}
+	if (!err && vcn == old_end && len)
+		err = ntfs_runs_add(out, vcn, NTFS_LCN_HOLE, len);
+	return err;
+}

@@ -64,5 +64,11 @@ int ntfs_runs_fill(const struct ntfs_run *runs, unsigned int nr, u64 old_end,
 		   const struct ntfs_run_source *src, struct ntfs_runs *out);
 int ntfs_runs_cut(const struct ntfs_run *runs, unsigned int nr, u64 end,
 		  const struct ntfs_run_source *src, struct ntfs_runs *out);
+int ntfs_runs_punch(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 end,
+		    const struct ntfs_run_source *src, struct ntfs_runs *out);
+int ntfs_runs_collapse(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 end,
+		       const struct ntfs_run_source *src, struct ntfs_runs *out);
+int ntfs_runs_insert_hole(const struct ntfs_run *runs, unsigned int nr, u64 old_end, u64 vcn,
+			  u64 len, struct ntfs_runs *out);
 
 #endif /* _NTFS3_RUNLIST_H */

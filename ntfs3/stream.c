@@ -239,3 +239,40 @@ int ntfs_read_nonres_attr(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a
 	ntfs_stream_release(&ns);
 	return err;
 }
+
+/**
+ * ntfs_read_attr_list() - Read a non-resident attribute list value
+ * @sbi:	the volume
+ * @nr:		the base record holding the list (for messages)
+ * @a:		the non-resident $ATTRIBUTE_LIST attribute
+ * @room:	bytes to allocate past the value (for an entry to be added)
+ * @size:	set to the value's length
+ *
+ * A list is one extent of at most 256 KiB: a list in extents would need
+ * a list of its own, and the format's longest lists are far shorter.
+ *
+ * Return: the value in a kvmalloc() buffer of *@size + @room bytes, or an
+ * ERR_PTR(): -EIO (reported) for a list that breaks those rules or cannot
+ * be read, -ENOMEM.
+ */
+void *ntfs_read_attr_list(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a, u32 room,
+			  u32 *size)
+{
+	u64 len = le64_to_cpu(a->nr.data_size);
+	void *buf;
+	int err;
+
+	if (a->nr.lowest_vcn || len > NTFS_MAX_ATTR_LIST)
+		return ERR_PTR(ntfs_err_ratelimited(sbi->sb, nr,
+						    "attribute list in extents, or over 256 KiB"));
+	buf = kvmalloc(max_t(u64, len + room, 1), GFP_NOFS);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	err = ntfs_read_nonres_attr(sbi, nr, a, buf, len);
+	if (err) {
+		kvfree(buf);
+		return ERR_PTR(err);
+	}
+	*size = len;
+	return buf;
+}

@@ -25,6 +25,13 @@
  *                                  SEED_A would make it; on a driver that
  *                                  allocates as it writes, clusters
  *                                  alternate between the two files)
+ *   fsops punch PATH OFFSET LENGTH fallocate(PUNCH_HOLE | KEEP_SIZE)
+ *   fsops collapse PATH OFFSET LENGTH  fallocate(COLLAPSE_RANGE)
+ *   fsops insert PATH OFFSET LENGTH    fallocate(INSERT_RANGE)
+ *   fsops collapse-copy PATH OFFSET LENGTH | insert-copy PATH OFFSET LENGTH
+ *                                  the same result made with read, write
+ *                                  and truncate (for the tmpfs reference)
+ *   fsops blocks PATH              prints st_blocks (512-byte units)
  *   fsops extents PATH             prints the number of extents FIEMAP
  *                                  reports (after a sync)
  *   fsops free PATH                prints statfs free bytes (f_bfree * f_bsize)
@@ -46,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/falloc.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -169,6 +177,36 @@ static int interleave(char **argv)
 	return result(rc);
 }
 
+/* COLLAPSE_RANGE or INSERT_RANGE done by hand: the tail moved, zeros in. */
+static int shift_copy(const char *path, long long off, long long len, int insert)
+{
+	int fd = open(path, O_RDWR);
+	struct stat st;
+	char *buf = NULL;
+	long long tail;
+	int rc = -1;
+
+	if (fd < 0 || fstat(fd, &st))
+		goto out;
+	tail = st.st_size - (insert ? off : off + len);
+	buf = calloc(1, tail > len ? tail : len);
+	if (!buf || pread(fd, buf, tail, insert ? off : off + len) != tail)
+		goto out;
+	if (insert) {
+		if (pwrite(fd, buf, tail, off + len) != tail)
+			goto out;
+		memset(buf, 0, len);
+		rc = pwrite(fd, buf, len, off) == len ? 0 : -1;
+	} else {
+		rc = pwrite(fd, buf, tail, off) == tail ? ftruncate(fd, st.st_size - len) : -1;
+	}
+out:
+	free(buf);
+	if (fd >= 0 && close(fd) && !rc)
+		rc = -1;
+	return result(rc);
+}
+
 static int extents(const char *path)
 {
 	struct fiemap fm = { .fm_length = FIEMAP_MAX_OFFSET, .fm_flags = FIEMAP_FLAG_SYNC };
@@ -268,6 +306,36 @@ int main(int argc, char **argv)
 	}
 	if (argc == 8 && !strcmp(op, "interleave"))
 		return interleave(argv);
+	if (argc == 5 && !strcmp(op, "punch")) {
+		fd = open(argv[2], O_WRONLY);
+		if (fd < 0)
+			return result(fd);
+		rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, atoll(argv[3]),
+			       atoll(argv[4]));
+		if (close(fd) && !rc)
+			rc = -1;
+		return result(rc);
+	}
+	if (argc == 5 && (!strcmp(op, "collapse") || !strcmp(op, "insert"))) {
+		fd = open(argv[2], O_WRONLY);
+		if (fd < 0)
+			return result(fd);
+		rc = fallocate(fd, op[0] == 'c' ? FALLOC_FL_COLLAPSE_RANGE : FALLOC_FL_INSERT_RANGE,
+			       atoll(argv[3]), atoll(argv[4]));
+		if (close(fd) && !rc)
+			rc = -1;
+		return result(rc);
+	}
+	if (argc == 5 && (!strcmp(op, "collapse-copy") || !strcmp(op, "insert-copy")))
+		return shift_copy(argv[2], atoll(argv[3]), atoll(argv[4]), op[0] == 'i');
+	if (argc == 3 && !strcmp(op, "blocks")) {
+		struct stat st;
+
+		if (stat(argv[2], &st))
+			return result(-1);
+		printf("%lld\n", (long long)st.st_blocks);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(op, "extents"))
 		return extents(argv[2]);
 	if (argc == 3 && !strcmp(op, "count"))

@@ -1001,6 +1001,140 @@ static void test_runs_edit(void)
 		   fills, cuts, enospc);
 }
 
+/*
+ * ntfs_runs_punch() on random runlists: inside the range every VCN is a
+ * hole and exactly the clusters it had are freed; outside nothing moves;
+ * the allocation keeps its length and the runs stay joined.
+ */
+static void test_runs_punch(void)
+{
+	static s64 before[FT_VCNS * 2], after[FT_VCNS * 2];
+	unsigned int iter, bad = 0;
+
+	for (iter = 0; iter < 20000 && bad < 3; iter++) {
+		static struct ftvol v;
+		const struct ntfs_run_source src = { ft_alloc, ft_free, &v };
+		struct ntfs_runs old = { 0 }, out = { 0 };
+		u64 old_end = 1 + rnd_below(FT_VCNS - 1), k;
+		u64 vcn = rnd_below(old_end), end = vcn + 1 + rnd_below(old_end + 10 - vcn);
+		const char *why = NULL;
+
+		memset(&v, 0, sizeof(v));
+		v.fail_at = -1;
+		for (k = 0; k < FT_CLUSTERS; k++)
+			v.used[k] = !rnd_below(3);
+		if (ft_old(&v, &old, old_end) || !ft_map(&old, old_end, before)) {
+			bad++;
+			diag("punch %u: the starting runlist is wrong", iter);
+			continue;
+		}
+		if (ntfs_runs_punch(old.runs, old.nr, vcn, end, &src, &out) ||
+		    !ft_map(&out, old_end, after))
+			why = "runs do not cover the allocation, or not joined";
+		for (k = 0; !why && k < old_end; k++) {
+			bool in = k >= vcn && k < end;
+
+			if (in && after[k] != HOLE)
+				why = "a VCN of the range kept clusters";
+			else if (!in && after[k] != before[k])
+				why = "a VCN outside the range moved";
+			else if (in && before[k] != HOLE && !v.freed[before[k]])
+				why = "a cluster of the range was not freed";
+		}
+		for (k = 0; !why && k < FT_CLUSTERS; k++)
+			if (v.freed[k]) {
+				u64 j = vcn;
+
+				while (j < end && j < old_end && before[j] != (s64)k)
+					j++;
+				if (j == end || j == old_end)
+					why = "a cluster freed that the range did not have";
+			}
+		if (why) {
+			bad++;
+			diag("punch %u: [%llu, %llu) of %llu: %s", iter, (unsigned long long)vcn,
+			     (unsigned long long)end, (unsigned long long)old_end, why);
+		}
+		free(old.runs);
+		free(out.runs);
+	}
+	tap_result(!bad, "runs punch: 20000 random holes punched match the per-VCN model");
+}
+
+/*
+ * ntfs_runs_collapse() and ntfs_runs_insert_hole() on random runlists
+ * against the per-VCN model: what follows the range moves by its length,
+ * what comes before stays, a collapsed range's clusters (and only those)
+ * are freed, an inserted range is a hole; the runs stay joined.
+ */
+static void test_runs_shift(void)
+{
+	static s64 before[FT_VCNS * 2], after[FT_VCNS * 2];
+	unsigned int iter, bad = 0, collapses = 0, inserts = 0;
+
+	for (iter = 0; iter < 20000 && bad < 3; iter++) {
+		static struct ftvol v;
+		const struct ntfs_run_source src = { ft_alloc, ft_free, &v };
+		struct ntfs_runs old = { 0 }, out = { 0 };
+		u64 old_end = 2 + rnd_below(FT_VCNS - 2), k, vcn, n, new_end;
+		const char *why = NULL;
+		bool collapse = iter % 2;
+
+		memset(&v, 0, sizeof(v));
+		v.fail_at = -1;
+		for (k = 0; k < FT_CLUSTERS; k++)
+			v.used[k] = !rnd_below(3);
+		if (ft_old(&v, &old, old_end) || !ft_map(&old, old_end, before)) {
+			bad++;
+			diag("shift %u: the starting runlist is wrong", iter);
+			continue;
+		}
+		if (collapse) {
+			collapses++;
+			vcn = rnd_below(old_end - 1);
+			n = 1 + rnd_below(old_end - 1 - vcn);
+			new_end = old_end - n;
+			if (ntfs_runs_collapse(old.runs, old.nr, vcn, vcn + n, &src, &out))
+				why = "collapse failed";
+		} else {
+			inserts++;
+			vcn = rnd_below(old_end + 1);
+			n = 1 + rnd_below(FT_VCNS - 1);
+			new_end = old_end + n;
+			if (ntfs_runs_insert_hole(old.runs, old.nr, old_end, vcn, n, &out))
+				why = "insert failed";
+		}
+		if (!why && !ft_map(&out, new_end, after))
+			why = "runs do not cover the new allocation, or not joined";
+		for (k = 0; !why && k < new_end; k++) {
+			s64 want = k < vcn ? before[k] :
+				   collapse ? before[k + n] :
+				   k < vcn + n ? HOLE : before[k - n];
+
+			if (after[k] != want)
+				why = "a VCN maps to the wrong cluster";
+		}
+		for (k = 0; !why && k < FT_CLUSTERS; k++) {
+			bool in_range = false;
+
+			for (u64 j = vcn; collapse && j < vcn + n; j++)
+				in_range |= before[j] == (s64)k;
+			if (!!v.freed[k] != in_range)
+				why = "a cluster freed that the range did not have, or kept that it had";
+		}
+		if (why) {
+			bad++;
+			diag("shift %u: %s [%llu, +%llu) of %llu: %s", iter,
+			     collapse ? "collapse" : "insert", (unsigned long long)vcn,
+			     (unsigned long long)n, (unsigned long long)old_end, why);
+		}
+		free(old.runs);
+		free(out.runs);
+	}
+	tap_result(!bad, "runs collapse and insert: 20000 random shifts (%u collapses, %u inserts) match the per-VCN model",
+		   collapses, inserts);
+}
+
 /* One *.runs vector: decode its extents, compare with ntfsinfo's runs. */
 static void test_vector(const char *dir, const char *name)
 {
@@ -1121,6 +1255,8 @@ int main(int argc, char **argv)
 	test_encode_round_trip();
 	test_runs_fit();
 	test_runs_edit();
+	test_runs_punch();
+	test_runs_shift();
 	if (argc == 2)
 		test_vectors(argv[1]);
 	return tap_done();

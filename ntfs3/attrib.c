@@ -5,6 +5,7 @@
  * belong to the base record) and the walk over all their attributes.
  */
 
+#include <linux/blkdev.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
 
@@ -500,6 +501,41 @@ static void ntfs_sedit_put_sizes(struct ntfs_sedit *e, u64 data, u64 valid)
 	e->a->nr.valid_size = cpu_to_le64(valid);
 }
 
+/*
+ * Zero on disk the clusters that @rb gives to VCNs [@vcn, @end) which were
+ * holes below the initialized size: they read as zeros until now, and a
+ * write that covers a part of one (or a page of a cluster larger than a
+ * page) must not bring back what the cluster held before.  Clusters past
+ * the initialized size read as zeros until it moves over them, and it
+ * moves only over written data.
+ */
+static int ntfs_zero_filled_holes(struct ntfs_sedit *e, const struct ntfs_runs *rb, u64 vcn,
+				  u64 end)
+{
+	struct ntfs_stream *ns = e->ns;
+	u8 shift = e->sbi->cluster_bits - SECTOR_SHIFT;
+	u64 valid = DIV_ROUND_UP_ULL(ns->valid_size, e->sbi->cluster_size);
+	const struct ntfs_run *old, *now;
+	int err = 0;
+
+	end = min(end, valid);
+	while (!err && vcn < end) {
+		u64 n;
+
+		old = ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
+		now = ntfs_run_lookup(rb->runs, rb->nr, vcn);
+		if (!old || !now)
+			return -EIO;
+		n = min3(old->vcn + old->len, now->vcn + now->len, end) - vcn;
+		if (old->lcn == NTFS_LCN_HOLE && now->lcn != NTFS_LCN_HOLE)
+			err = sb_issue_zeroout(e->sbi->sb, (now->lcn + vcn - now->vcn) << shift,
+					       n << shift, GFP_NOFS);
+		vcn += n;
+		cond_resched();
+	}
+	return err;
+}
+
 /* Limits of a VCN range a caller asks for: inside what a loff_t reaches. */
 static int ntfs_check_vcn_range(struct ntfs_sb *sbi, u64 vcn, u64 len)
 {
@@ -549,6 +585,8 @@ int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 	old_end = e.ns->alloc_size >> e.sbi->cluster_bits;
 	end = max(vcn + len, old_end);
 	err = ntfs_sedit_fill(&e, &rb, vcn, vcn + len, 0);
+	if (!err)
+		err = ntfs_zero_filled_holes(&e, &rb, vcn, min(vcn + len, old_end));
 	if (!err)
 		err = ntfs_sedit_store_runs(&e, &rb, end, min(vcn, old_end));
 	if (!err)

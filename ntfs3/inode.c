@@ -406,6 +406,8 @@ int ntfs_fill_new_record(struct ntfs_trans *t, struct ntfs_record *r, bool dir,
 	return PTR_ERR_OR_ZERO(a);
 }
 
+static struct lock_class_key ntfs_stream_invalidate_key;
+
 /**
  * ntfs_new_stream_inode() - An unhashed inode whose page cache reads a stream
  * @sb:		the super block
@@ -435,6 +437,13 @@ struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
 	inode->i_size = ni->stream.data_size;
 	inode->i_mapping->a_ops = &ntfs_aops;
 	mapping_set_gfp_mask(inode->i_mapping, GFP_NOFS);
+	/*
+	 * Readahead of these streams (the $MFT bitmap, ...) takes their
+	 * invalidate lock inside transactions; a file's own is held around
+	 * transactions (hole punching): two classes, or lockdep sees a cycle
+	 * between locks that are never the same.
+	 */
+	lockdep_set_class(&inode->i_mapping->invalidate_lock, &ntfs_stream_invalidate_key);
 	return inode;
 }
 

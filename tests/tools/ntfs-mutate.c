@@ -37,8 +37,9 @@
  *	Write phase (FUZZ_WRITE=1 turns it on): every case that mounted is
  *	copied, mounted read-write and given a short workload (create,
  *	write, rename, link, truncate, unlink, rmdir in a new directory;
- *	appends, truncation and a create/unlink in what the root already
- *	holds; syncfs), then unmounted.  Errors are expected there (EIO,
+ *	appends, truncation, a punched hole, a range inserted and collapsed
+ *	and a create/unlink in what the root already holds; syncfs), then
+ *	unmounted.  Errors are expected there (EIO,
  *	EROFS, ENOSPC); a hang, a killed child or a failed unmount fails the
  *	case, and the console is judged for oopses as for the walk.
  *	FUZZ_WALK=MASK limits the walk (for timing it): 1 listed xattrs,
@@ -57,6 +58,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/falloc.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
@@ -1113,6 +1115,20 @@ static void write_new_things(const char *mnt)
 	rmdir(d);
 }
 
+/* A hole punched, a range inserted and taken out again; errors ignored. */
+static void move_ranges(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	note("fallocate", path);
+	fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4096, 8192);
+	fallocate(fd, FALLOC_FL_INSERT_RANGE, 0, 4096);
+	fallocate(fd, FALLOC_FL_COLLAPSE_RANGE, 0, 4096);
+	close(fd);
+}
+
 /* What the root already holds: appends and cuts to files, a create in directories. */
 static void write_old_things(const char *mnt)
 {
@@ -1145,6 +1161,7 @@ static void write_old_things(const char *mnt)
 			put_bytes(path, O_APPEND, 3000);
 			note("truncate", path);
 			truncate(path, st.st_size / 2);
+			move_ranges(path);
 		} else if (S_ISDIR(st.st_mode) && dirs++ < 2) {
 			char f[PATH_MAX];
 

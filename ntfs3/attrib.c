@@ -528,8 +528,9 @@ static int ntfs_zero_filled_holes(struct ntfs_sedit *e, const struct ntfs_runs *
 			return -EIO;
 		n = min3(old->vcn + old->len, now->vcn + now->len, end) - vcn;
 		if (old->lcn == NTFS_LCN_HOLE && now->lcn != NTFS_LCN_HOLE)
-			err = sb_issue_zeroout(e->sbi->sb, (now->lcn + vcn - now->vcn) << shift,
-					       n << shift, GFP_NOFS);
+			err = blkdev_issue_zeroout(e->sbi->sb->s_bdev,
+						   (now->lcn + vcn - now->vcn) << shift,
+						   n << shift, GFP_NOFS, 0);
 		vcn += n;
 		cond_resched();
 	}

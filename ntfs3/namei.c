@@ -178,6 +178,8 @@ static void ntfs_set_times(struct inode *inode, const struct ntfs_std_info *si)
 	inode_set_atime_to_ts(inode, ntfs_time(si->access_time));
 }
 
+static struct lock_class_key ntfs_dir_invalidate_key;
+
 static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 			    const struct ntfs_inode_scan *s)
 {
@@ -218,6 +220,12 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 		err = ntfs_load_index(sbi, ni, rs, s);
 		if (err)
 			return err;
+		/*
+		 * Index blocks are read ahead under the directory's ni_lock;
+		 * a file's invalidate lock is held around its own ni_lock
+		 * (hole punching): two classes, never the same lock.
+		 */
+		lockdep_set_class(&inode->i_mapping->invalidate_lock, &ntfs_dir_invalidate_key);
 		inode->i_mode = ntfs_mode(sbi, ni, true);
 		inode->i_op = &ntfs_dir_iops;
 		inode->i_fop = &ntfs_dir_fops;

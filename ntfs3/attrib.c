@@ -344,6 +344,17 @@ static int ntfs_sedit_begin(struct ntfs_sedit *e, struct ntfs_trans *t, struct i
 	return ntfs_sedit_check_extent(e);
 }
 
+/* As ntfs_sedit_begin(), for a change that needs a non-resident attribute. */
+static int ntfs_sedit_begin_nonres(struct ntfs_sedit *e, struct ntfs_trans *t,
+				   struct inode *inode)
+{
+	int err = ntfs_sedit_begin(e, t, inode);
+
+	if (!err && (e->ns->resident || !e->a))
+		err = -EINVAL;
+	return err;
+}
+
 /*
  * Whether the header of a non-resident @a has the compressed size field
  * (0x48 bytes: compressed or sparse attributes), not taken by its name or
@@ -576,9 +587,7 @@ int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 
 	if (!len)
 		return 0;
-	err = ntfs_sedit_begin(&e, t, inode);
-	if (!err && (e.ns->resident || !e.a))
-		err = -EINVAL;
+	err = ntfs_sedit_begin_nonres(&e, t, inode);
 	if (!err)
 		err = ntfs_check_vcn_range(e.sbi, vcn, len);
 	if (err)
@@ -831,9 +840,7 @@ int ntfs_stream_punch(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 le
 	u64 end, from = vcn;
 	int err;
 
-	err = ntfs_sedit_begin(&e, t, inode);
-	if (!err && (e.ns->resident || !e.a))
-		err = -EINVAL;
+	err = ntfs_sedit_begin_nonres(&e, t, inode);
 	if (err)
 		return err;
 	end = e.ns->alloc_size >> e.sbi->cluster_bits;
@@ -883,9 +890,7 @@ int ntfs_stream_collapse(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 	u64 end, bytes, data, valid, at;
 	int err;
 
-	err = ntfs_sedit_begin(&e, t, inode);
-	if (!err && (e.ns->resident || !e.a))
-		err = -EINVAL;
+	err = ntfs_sedit_begin_nonres(&e, t, inode);
 	if (err)
 		return err;
 	end = e.ns->alloc_size >> e.sbi->cluster_bits;
@@ -935,9 +940,7 @@ int ntfs_stream_insert(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 l
 	u64 end, bytes, data, valid, at, from = vcn;
 	int err;
 
-	err = ntfs_sedit_begin(&e, t, inode);
-	if (!err && (e.ns->resident || !e.a))
-		err = -EINVAL;
+	err = ntfs_sedit_begin_nonres(&e, t, inode);
 	if (err)
 		return err;
 	end = e.ns->alloc_size >> e.sbi->cluster_bits;

@@ -654,6 +654,36 @@ int ntfs_runs_cut(const struct ntfs_run *runs, unsigned int nr, u64 end,
 	return err;
 }
 
+/*
+ * The runs with [@vcn, @end) taken out: the range's clusters go to
+ * @src->free(); the range becomes a hole (@collapse false) or goes, and
+ * what follows moves down by its length (@collapse true).
+ */
+static int ntfs_runs_take_out(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 end,
+			      bool collapse, const struct ntfs_run_source *src,
+			      struct ntfs_runs *out)
+{
+	u64 shift = collapse ? end - vcn : 0;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < nr; i++) {
+		const struct ntfs_run *r = &runs[i];
+		u64 r_end = r->vcn + r->len;
+		u64 a = clamp(vcn, r->vcn, r_end), b = clamp(end, r->vcn, r_end);
+
+		if (a > r->vcn)
+			err = ntfs_runs_add(out, r->vcn, r->lcn, a - r->vcn);
+		if (!err && b > a && !collapse)
+			err = ntfs_runs_add(out, a, NTFS_LCN_HOLE, b - a);
+		if (!err && b > a && r->lcn != NTFS_LCN_HOLE)
+			err = src->free(src->ctx, ntfs_run_lcn_at(r, a), b - a);
+		if (!err && r_end > b)
+			err = ntfs_runs_add(out, b - shift, ntfs_run_lcn_at(r, b), r_end - b);
+	}
+	return err;
+}
+
 /**
  * ntfs_runs_punch() - A run array with a range of VCNs made a hole
  * @runs: the runs of the stream, covering its allocation without a gap
@@ -673,25 +703,7 @@ int ntfs_runs_cut(const struct ntfs_run *runs, unsigned int nr, u64 end,
 int ntfs_runs_punch(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 end,
 		    const struct ntfs_run_source *src, struct ntfs_runs *out)
 {
-	unsigned int i;
-	int err = 0;
-
-	for (i = 0; !err && i < nr; i++) {
-		const struct ntfs_run *r = &runs[i];
-		u64 r_end = r->vcn + r->len;
-		u64 a = clamp(vcn, r->vcn, r_end), b = clamp(end, r->vcn, r_end);
-
-		if (a > r->vcn)
-			err = ntfs_runs_add(out, r->vcn, r->lcn, a - r->vcn);
-		if (!err && b > a) {
-			err = ntfs_runs_add(out, a, NTFS_LCN_HOLE, b - a);
-			if (!err && r->lcn != NTFS_LCN_HOLE)
-				err = src->free(src->ctx, ntfs_run_lcn_at(r, a), b - a);
-		}
-		if (!err && r_end > b)
-			err = ntfs_runs_add(out, b, ntfs_run_lcn_at(r, b), r_end - b);
-	}
-	return err;
+	return ntfs_runs_take_out(runs, nr, vcn, end, false, src, out);
 }
 
 /**
@@ -712,22 +724,7 @@ int ntfs_runs_punch(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 e
 int ntfs_runs_collapse(const struct ntfs_run *runs, unsigned int nr, u64 vcn, u64 end,
 		       const struct ntfs_run_source *src, struct ntfs_runs *out)
 {
-	unsigned int i;
-	int err = 0;
-
-	for (i = 0; !err && i < nr; i++) {
-		const struct ntfs_run *r = &runs[i];
-		u64 r_end = r->vcn + r->len;
-		u64 a = clamp(vcn, r->vcn, r_end), b = clamp(end, r->vcn, r_end);
-
-		if (a > r->vcn)
-			err = ntfs_runs_add(out, r->vcn, r->lcn, a - r->vcn);
-		if (!err && b > a && r->lcn != NTFS_LCN_HOLE)
-			err = src->free(src->ctx, ntfs_run_lcn_at(r, a), b - a);
-		if (!err && r_end > b)
-			err = ntfs_runs_add(out, b - (end - vcn), ntfs_run_lcn_at(r, b), r_end - b);
-	}
-	return err;
+	return ntfs_runs_take_out(runs, nr, vcn, end, true, src, out);
 }
 
 /**

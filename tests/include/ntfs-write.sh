@@ -23,6 +23,9 @@
 #                      word (OK, ENOTEMPTY, ...) must be EXPECT
 #   v DESCRIPTION COMMAND...             COMMAND must succeed
 #   is EXPECTED DESCRIPTION COMMAND...   COMMAND's output must be EXPECTED
+#   ours_is EXPECTED DESCRIPTION COMMAND...  the same, only on the volume
+#                      and only when ours writes it (st_blocks, FIEMAP:
+#                      figures of our allocator)
 #   on_volume          true on NTFS, false on the tmpfs reference
 #   remount            unmount and mount the volume again (persistence
 #                      between phases); nothing on tmpfs
@@ -152,6 +155,11 @@ is() {
 	_got=$("$@" 2>&1)
 	[ "$_got" = "$_want" ]
 	report $? "$_d" "expected '$_want', got '$(echo "$_got" | head -n 3)'"
+}
+
+ours_is() {
+	on_volume && [ "$DRIVER" = ours ] || return 0
+	is "$@"
 }
 
 expect_file() {

@@ -9,12 +9,6 @@
 # tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
-# ours_is WHAT EXPECTED COMMAND...: on the volume written by ours only.
-ours_is() {
-	on_volume && [ "$DRIVER" = ours ] || return 0
-	is "$@"
-}
-
 workload() {
 	d=$1
 	x OK "mkdir h" mkdir "$d/h"

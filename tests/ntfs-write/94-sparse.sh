@@ -7,11 +7,6 @@
 . /tests/include/ntfs-write.sh
 OPTS=$OPTS,sparse
 
-ours_is() {
-	on_volume && [ "$DRIVER" = ours ] || return 0
-	is "$@"
-}
-
 workload() {
 	d=$1
 	x OK "mkdir sp" mkdir "$d/sp"

@@ -903,6 +903,18 @@ static int ft_old(struct ftvol *v, struct ntfs_runs *ra, u64 end)
 	return 0;
 }
 
+/* A volume a third full and a random allocation of @old_end VCNs on it. */
+static int ft_start(struct ftvol *v, struct ntfs_runs *old, u64 old_end, s64 *before)
+{
+	u64 k;
+
+	memset(v, 0, sizeof(*v));
+	v->fail_at = -1;
+	for (k = 0; k < FT_CLUSTERS; k++)
+		v->used[k] = !rnd_below(3);
+	return ft_old(v, old, old_end) || !ft_map(old, old_end, before);
+}
+
 static void test_runs_edit(void)
 {
 	static s64 before[FT_VCNS * 2], after[FT_VCNS * 2];
@@ -917,11 +929,7 @@ static void test_runs_edit(void)
 		const char *why = NULL;
 		int err;
 
-		memset(&v, 0, sizeof(v));
-		v.fail_at = -1;
-		for (k = 0; k < FT_CLUSTERS; k++)
-			v.used[k] = !rnd_below(3);
-		if (ft_old(&v, &old, old_end) || !ft_map(&old, old_end, before)) {
+		if (ft_start(&v, &old, old_end, before)) {
 			bad++;
 			diag("runs edit %u: the starting runlist is wrong", iter);
 			continue;
@@ -1019,11 +1027,7 @@ static void test_runs_punch(void)
 		u64 vcn = rnd_below(old_end), end = vcn + 1 + rnd_below(old_end + 10 - vcn);
 		const char *why = NULL;
 
-		memset(&v, 0, sizeof(v));
-		v.fail_at = -1;
-		for (k = 0; k < FT_CLUSTERS; k++)
-			v.used[k] = !rnd_below(3);
-		if (ft_old(&v, &old, old_end) || !ft_map(&old, old_end, before)) {
+		if (ft_start(&v, &old, old_end, before)) {
 			bad++;
 			diag("punch %u: the starting runlist is wrong", iter);
 			continue;
@@ -1080,11 +1084,7 @@ static void test_runs_shift(void)
 		const char *why = NULL;
 		bool collapse = iter % 2;
 
-		memset(&v, 0, sizeof(v));
-		v.fail_at = -1;
-		for (k = 0; k < FT_CLUSTERS; k++)
-			v.used[k] = !rnd_below(3);
-		if (ft_old(&v, &old, old_end) || !ft_map(&old, old_end, before)) {
+		if (ft_start(&v, &old, old_end, before)) {
 			bad++;
 			diag("shift %u: the starting runlist is wrong", iter);
 			continue;

@@ -473,11 +473,6 @@ static int ntfs_zero_valid(struct inode *inode, loff_t pos, loff_t len)
 	return iomap_zero_range(inode, pos, min(len, valid - pos), NULL, &ntfs_write_iomap_ops);
 }
 
-static int ntfs_do_punch(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
-{
-	return ntfs_stream_punch(t, inode, vcn, len);
-}
-
 /*
  * PUNCH_HOLE: the whole clusters inside [@pos, @pos + @len) lose their
  * clusters (the stream becomes sparse), the bytes of the clusters at the
@@ -507,22 +502,12 @@ static int ntfs_punch_hole(struct inode *inode, loff_t pos, loff_t len)
 		goto out;
 	truncate_pagecache_range(inode, first << sbi->cluster_bits,
 				 (last << sbi->cluster_bits) - 1);
-	err = ntfs_change(inode, ntfs_do_punch, first, last - first);
+	err = ntfs_change(inode, ntfs_stream_punch, first, last - first);
 	if (!err)
 		NTFS_I(inode)->attributes |= FILE_ATTRIBUTE_SPARSE_FILE;
 out:
 	filemap_invalidate_unlock(inode->i_mapping);
 	return err;
-}
-
-static int ntfs_do_collapse(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
-{
-	return ntfs_stream_collapse(t, inode, vcn, len);
-}
-
-static int ntfs_do_insert(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
-{
-	return ntfs_stream_insert(t, inode, vcn, len);
 }
 
 /*
@@ -552,8 +537,9 @@ static int ntfs_shift_range(struct inode *inode, int mode, loff_t pos, loff_t le
 	err = filemap_write_and_wait_range(inode->i_mapping, pos, LLONG_MAX);
 	if (!err) {
 		truncate_pagecache(inode, pos);
-		err = ntfs_change(inode, mode == FALLOC_FL_COLLAPSE_RANGE ? ntfs_do_collapse :
-			  ntfs_do_insert, pos >> sbi->cluster_bits, len >> sbi->cluster_bits);
+		err = ntfs_change(inode, mode == FALLOC_FL_COLLAPSE_RANGE ? ntfs_stream_collapse :
+				  ntfs_stream_insert, pos >> sbi->cluster_bits,
+				  len >> sbi->cluster_bits);
 	}
 	if (!err && mode == FALLOC_FL_INSERT_RANGE)
 		NTFS_I(inode)->attributes |= FILE_ATTRIBUTE_SPARSE_FILE;
@@ -567,48 +553,29 @@ static int ntfs_shift_range(struct inode *inode, int mode, loff_t pos, loff_t le
  * and insert whole clusters (COLLAPSE_RANGE, INSERT_RANGE).  Clusters
  * past the valid size read as zeros without being written.
  */
-static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
+/* PUNCH_HOLE: a resident value moves out first; see ntfs_punch_hole(). */
+static int ntfs_punch_range(struct inode *inode, loff_t pos, loff_t len)
 {
-	struct inode *inode = file_inode(file);
-	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	loff_t end = pos + len;
-	int err;
+	int err = 0;
 
-	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_ZERO_RANGE | FALLOC_FL_PUNCH_HOLE |
-		     FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE))
-		return -EOPNOTSUPP;
-	if (mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)) {
-		inode_lock(inode);
-		err = ntfs_check_writable(inode);
-		if (!err)
-			err = file_modified(file);
-		if (!err)
-			err = ntfs_shift_range(inode, mode, pos, len);
-		inode_unlock(inode);
-		return err;
-	}
-	if (mode & FALLOC_FL_PUNCH_HOLE) {
-		inode_lock(inode);
-		err = ntfs_check_writable(inode);
-		if (!err)
-			err = file_modified(file);
-		if (!err && ns->resident)
-			err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
-		/* A range that reaches the end takes the last cluster whole. */
-		if (end >= i_size_read(inode))
-			end = round_up(i_size_read(inode), NTFS_SB(inode->i_sb)->cluster_size);
-		if (!err && pos < end)
-			err = ntfs_punch_hole(inode, pos, end - pos);
-		inode_unlock(inode);
-		return err;
-	}
-	inode_lock(inode);
-	err = ntfs_check_writable(inode);
-	if (!err)
-		err = inode_newsize_ok(inode, end);
-	if (!err)
-		err = file_modified(file);
-	if (!err && ns->resident)
+	if (NTFS_I(inode)->stream.resident)
+		err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
+	/* A range that reaches the end takes the last cluster whole. */
+	if (end >= i_size_read(inode))
+		end = round_up(i_size_read(inode), NTFS_SB(inode->i_sb)->cluster_size);
+	if (!err && pos < end)
+		err = ntfs_punch_hole(inode, pos, end - pos);
+	return err;
+}
+
+/* Modes 0, KEEP_SIZE and ZERO_RANGE: clusters for the range, zeros in it. */
+static int ntfs_allocate_range(struct inode *inode, int mode, loff_t pos, loff_t len)
+{
+	loff_t end = pos + len;
+	int err = 0;
+
+	if (NTFS_I(inode)->stream.resident)
 		err = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
 	if (!err)
 		err = ntfs_write_alloc(inode, pos, len);
@@ -619,6 +586,30 @@ static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 		if (!err)
 			i_size_write(inode, end);
 	}
+	return err;
+}
+
+static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
+{
+	const int moves = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE;
+	struct inode *inode = file_inode(file);
+	int err;
+
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_ZERO_RANGE | moves))
+		return -EOPNOTSUPP;
+	inode_lock(inode);
+	err = ntfs_check_writable(inode);
+	/* Only allocating may grow the file. */
+	if (!err && !(mode & moves))
+		err = inode_newsize_ok(inode, pos + len);
+	if (!err)
+		err = file_modified(file);
+	if (!err && (mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)))
+		err = ntfs_shift_range(inode, mode, pos, len);
+	else if (!err && (mode & FALLOC_FL_PUNCH_HOLE))
+		err = ntfs_punch_range(inode, pos, len);
+	else if (!err)
+		err = ntfs_allocate_range(inode, mode, pos, len);
 	inode_unlock(inode);
 	return err;
 }

@@ -19,7 +19,7 @@
  * the last extent only, and adds one when that fills.
  */
 
-#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "ntfs3.h"
@@ -197,6 +197,8 @@ static int ntfs_xstore_from(struct ntfs_xstore *s, const struct ntfs_xent *x)
 	while (!err && w < s->end) {
 		/* A stream may have tens of thousands of runs. */
 		cond_resched();
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		err = ntfs_xstore_add(s, &w, &near);
 	}
 	return err;

@@ -50,6 +50,7 @@ help:
 	@echo "make check          the whole test suite (debug kernel: KASAN, UBSAN, lockdep)"
 	@echo "make check-write    the NTFS write-path tests alone (DRIVER=ours|intree)"
 	@echo "make check-fragments  a file of 50 000 fragments (FRAGMENTS=N), read back four ways"
+	@echo "make stress-ntfs    random operations on ntfs3 for DURATION=900 seconds, then checked"
 	@echo "make fuzz           the ntfs3 corruption fuzzer alone (N=1000 cases, SEED=1)"
 	@echo "make bench          benchmarks: ours vs the stock Debian tree, same run"
 	@echo "make bench-ntfs     NTFS benchmark: ours vs in-tree ntfs3 vs ntfs-3g (also in make bench)"
@@ -112,6 +113,18 @@ check:
 .PHONY: check-write
 check-write:
 	@BOOT="$(or $(BOOT),debug:ntfs-write)" NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/test/check-write.sh
+
+# The random-operation stress of the write suite (tests/ntfs-write/96-stress.sh:
+# 4 writers, 2 readers, seeded) for DURATION seconds (default 900; SEED=N),
+# then the same checks as make check-write (live, remount, in-tree ntfs3,
+# ntfs-3g, fsck.ntfs3).  Logs: build/logs/boot-stress-DRIVER-VARIANT/.
+STRESS_S = $(or $(DURATION),900)
+.PHONY: stress-ntfs
+stress-ntfs:
+	@NTFS_WRITE_ONLY=stress NTFS_STRESS_SECONDS=$(STRESS_S) NTFS_STRESS_SEED="$(SEED)" \
+		TEST_TIMEOUT=$$(($(STRESS_S) + 1800)) WRITE_BOOT_NAME=stress \
+		BOOT="$(or $(BOOT),debug:ntfs-write)@$$(($(STRESS_S) + 2700))" \
+		NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/test/check-write.sh
 
 # A file of 50 000 fragments (FRAGMENTS=N) written, cut, appended and read
 # back by ours, the in-tree ntfs3, ntfs-3g and fsck.ntfs3: about 6 minutes

@@ -464,7 +464,15 @@ static int ntfs_sedit_store_runs(struct ntfs_sedit *e, const struct ntfs_runs *r
 	err = ntfs_extents_store(e->t, e->base, e->base_nr, &first, rb->runs, rb->nr, end, from);
 	if (err)
 		return err;
-	/* Records changed: the first extent may have moved in its record. */
+	/* Records changed: the first extent may have moved, in or out of its record. */
+	if (first.nr != e->nr) {
+		struct ntfs_record *rec = ntfs_file_xrec(e->t, e->base_nr, first.nr);
+
+		if (IS_ERR(rec))
+			return PTR_ERR(rec);
+		e->rec = rec;
+		e->nr = first.nr;
+	}
 	a = ntfs_arec_by_instance(&e->c, e->rec, first.instance);
 	e->a = a;
 	if (!a)

@@ -168,7 +168,7 @@ static int ntfs_xstore_add(struct ntfs_xstore *s, u64 *vcn, u64 *near)
  * record holds (keeping the room of the list in the base record when the
  * runs spill over), and the rest in new extents.
  */
-static int ntfs_xstore_from(struct ntfs_xstore *s, const struct ntfs_xent *x)
+static int ntfs_xstore_from(struct ntfs_xstore *s, struct ntfs_xent *x)
 {
 	struct ntfs_record *rec;
 	struct ntfs_attr *a;
@@ -191,6 +191,17 @@ static int ntfs_xstore_from(struct ntfs_xstore *s, const struct ntfs_xent *x)
 	if (rec == s->base)
 		room -= min_t(size_t, room, ntfs_file_list_reserve(s->t, s->base));
 	w = ntfs_runs_fit(s->runs, s->nr, vcn, s->end, room);
+	/* Names and EAs filled the base record: the extent moves out (@x follows). */
+	if (w == vcn && rec == s->base) {
+		a = ntfs_file_move_out(s->t, s->base, s->base_nr, a, &rec, &near);
+		if (IS_ERR(a))
+			return PTR_ERR(a);
+		x->nr = near;
+		x->instance = le16_to_cpu(a->instance);
+		room = ntfs_arec_free(&s->c, rec) + le32_to_cpu(a->length) -
+		       le16_to_cpu(a->nr.mp_offset);
+		w = ntfs_runs_fit(s->runs, s->nr, vcn, s->end, room);
+	}
 	if (w == vcn)
 		return ntfs_xstore_bad(s, "has no room in its record for a single run", vcn);
 	err = ntfs_xstore_put(s, rec, a, vcn, w);
@@ -262,14 +273,15 @@ static int ntfs_xstore_list(struct ntfs_xstore *s, const struct ntfs_xent *first
  * The extents before the one holding @from are left alone; the rest are
  * rewritten, removed or added (see the top of this file), with the list
  * kept in step.  The caller sets the sizes in the first extent, which
- * may have moved inside its record: find it again by its instance.
+ * may have moved inside its record or out of the base record: *@first
+ * says where it is then.
  *
  * Return: 0; -ENOSPC when no MFT record is left for a new extent (or
  * $MFT's own stream would need one); -EIO for extents that are not where
  * the list says; -ENOMEM.  On error the transaction must be aborted.
  */
 int ntfs_extents_store(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
-		       const struct ntfs_xent *first, const struct ntfs_run *runs,
+		       struct ntfs_xent *first, const struct ntfs_run *runs,
 		       unsigned int nr, u64 end, u64 from)
 {
 	struct ntfs_xstore s = {
@@ -299,6 +311,8 @@ int ntfs_extents_store(struct ntfs_trans *t, struct ntfs_record *base, u64 base_
 	}
 	if (!err)
 		err = ntfs_xstore_from(&s, &xs[j]);
+	if (!err && !j)
+		*first = xs[0];
 	kvfree(xs);
 	kfree(s.name);
 	return err;

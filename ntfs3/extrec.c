@@ -744,10 +744,52 @@ static struct ntfs_attr *ntfs_xrec_copy(const struct ntfs_arec_ctx *c, void *to,
 	return n;
 }
 
-/* Attributes that may leave the base record: the others are changed there. */
-static bool ntfs_xrec_movable(const struct ntfs_attr *a)
+/*
+ * Attributes that may leave the base record: names, and with @streams the
+ * extents of data streams and index allocations, which are found through
+ * the list wherever they are.  The others are changed in the base record
+ * only.
+ */
+static bool ntfs_xrec_movable(const struct ntfs_attr *a, bool streams)
 {
-	return le32_to_cpu(a->type) == NTFS_AT_FILE_NAME && !a->non_resident;
+	switch (le32_to_cpu(a->type)) {
+	case NTFS_AT_FILE_NAME:
+		return !a->non_resident;
+	case NTFS_AT_DATA:
+	case NTFS_AT_INDEX_ALLOC:
+		return streams && a->non_resident;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Move attribute @a of base record @base into record @to (number @to_nr),
+ * which has the room; with @listed the list entry follows it, without
+ * the file has no list yet.  Returns the attribute at its new place.
+ */
+static struct ntfs_attr *ntfs_xrec_move(struct ntfs_trans *t, struct ntfs_record *base,
+					struct ntfs_attr *a, struct ntfs_record *to, u64 to_nr,
+					bool listed)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_attr *n;
+	u16 instance;
+	int err;
+
+	ntfs_rec_ctx(t->sbi, &c);
+	n = ntfs_xrec_copy(&c, to, a);
+	if (IS_ERR(n) || !listed) {
+		if (!IS_ERR(n))
+			ntfs_rec_remove(base, a);
+		return n;
+	}
+	instance = le16_to_cpu(n->instance);
+	/* The entry is replaced by one of the same length: no room needed. */
+	err = ntfs_rec_drop(t, base, a);
+	if (!err)
+		err = ntfs_xlist_enter(t, base, ntfs_xrec_ref(to, to_nr), n);
+	return err ? ERR_PTR(err) : ntfs_arec_by_instance(&c, to, instance);
 }
 
 /*
@@ -756,16 +798,14 @@ static bool ntfs_xrec_movable(const struct ntfs_attr *a)
  * without, the file has no list yet.  -ENOSPC when none moves.
  */
 static int ntfs_xrec_move_one(struct ntfs_trans *t, struct ntfs_record *base,
-			      struct ntfs_record *to, u64 to_nr, bool listed)
+			      struct ntfs_record *to, u64 to_nr, bool listed, bool streams)
 {
-	struct ntfs_sb *sbi = t->sbi;
-	struct ntfs_attr *a = NULL, *best = NULL, *n;
+	struct ntfs_attr *a = NULL, *best = NULL;
 	struct ntfs_arec_ctx c;
-	int err;
 
-	ntfs_rec_ctx(sbi, &c);
+	ntfs_rec_ctx(t->sbi, &c);
 	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
-		if (ntfs_xrec_movable(a) &&
+		if (ntfs_xrec_movable(a, streams) &&
 		    (!best || le32_to_cpu(a->length) > le32_to_cpu(best->length)) &&
 		    le32_to_cpu(a->length) <= ntfs_arec_free(&c, to))
 			best = a;
@@ -773,18 +813,7 @@ static int ntfs_xrec_move_one(struct ntfs_trans *t, struct ntfs_record *base,
 		return PTR_ERR(a);
 	if (!best)
 		return -ENOSPC;
-	n = ntfs_xrec_copy(&c, to, best);
-	if (IS_ERR(n))
-		return PTR_ERR(n);
-	if (!listed) {
-		ntfs_rec_remove(base, best);
-		return 0;
-	}
-	/* The entry is replaced by one of the same length: no room needed. */
-	err = ntfs_rec_drop(t, base, best);
-	if (!err)
-		err = ntfs_xlist_enter(t, base, ntfs_xrec_ref(to, to_nr), n);
-	return err;
+	return PTR_ERR_OR_ZERO(ntfs_xrec_move(t, base, best, to, to_nr, listed));
 }
 
 /* Bytes a new attribute takes in a record (see ntfs_arec_insert()). */
@@ -869,7 +898,7 @@ static struct ntfs_attr *ntfs_xrec_add_to(struct ntfs_trans *t, struct ntfs_reco
 	 * when none is left to move, the list moves to clusters instead.
 	 */
 	while (resident && ntfs_arec_free(&c, base) < ntfs_xrec_entry_len(na->name_len)) {
-		err = ntfs_xrec_move_one(t, base, r, r_nr, true);
+		err = ntfs_xrec_move_one(t, base, r, r_nr, true, false);
 		if (err == -ENOSPC)
 			break;
 		if (err)
@@ -927,7 +956,7 @@ static struct ntfs_attr *ntfs_xrec_add_existing(struct ntfs_trans *t, struct ntf
  * attribute the caller adds next).
  */
 static int ntfs_xrec_make_list(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
-			       struct ntfs_record *x, u64 x_nr, u32 extra)
+			       struct ntfs_record *x, u64 x_nr, u32 extra, bool streams)
 {
 	struct ntfs_sb *sbi = t->sbi;
 	u64 ref = ntfs_xrec_ref(base, base_nr);
@@ -943,7 +972,7 @@ static int ntfs_xrec_make_list(struct ntfs_trans *t, struct ntfs_record *base, u
 		return PTR_ERR(a);
 	need = ALIGN(NTFS_AREC_RESIDENT + need, 8);
 	while (ntfs_arec_free(&c, base) < need) {
-		err = ntfs_xrec_move_one(t, base, x, x_nr, false);
+		err = ntfs_xrec_move_one(t, base, x, x_nr, false, streams);
 		if (err)
 			return err;
 	}
@@ -964,7 +993,7 @@ static u32 ntfs_xrec_largest_movable(struct ntfs_record *base)
 	u32 len = 0;
 
 	while ((a = ntfs_next_attr(base, a, NULL)) && !IS_ERR(a))
-		if (ntfs_xrec_movable(a))
+		if (ntfs_xrec_movable(a, false))
 			len = max(len, le32_to_cpu(a->length));
 	return len;
 }
@@ -1016,7 +1045,7 @@ static int ntfs_xrec_make_room(struct ntfs_trans *t, struct ntfs_record *base, u
 		to = ntfs_xrec_with_room(t, base, base_nr, len, &nr);
 		if (IS_ERR(to))
 			return PTR_ERR(to);
-		err = ntfs_xrec_move_one(t, base, to, nr, true);
+		err = ntfs_xrec_move_one(t, base, to, nr, true, false);
 		if (err)
 			return err;
 	}
@@ -1114,13 +1143,125 @@ static struct ntfs_attr *ntfs_xrec_add_new(struct ntfs_trans *t, struct ntfs_rec
 		return ERR_CAST(x);
 	if (!listed) {
 		err = ntfs_xrec_make_list(t, base, base_nr, x, x_nr,
-					  ntfs_xrec_entry_len(na->name_len));
+					  ntfs_xrec_entry_len(na->name_len), na->streams);
 		if (err)
 			return ERR_PTR(err);
 	}
 	*where = x;
 	*where_nr = x_nr;
 	return ntfs_xrec_add_to(t, base, x, x_nr, na);
+}
+
+/**
+ * ntfs_file_move_out() - Move an attribute of a base record to an extension record
+ * @t:		the transaction
+ * @base:	the file's base record, its attributes checked
+ * @base_nr:	its number
+ * @a:		the attribute, in @base (not $STANDARD_INFORMATION or the list)
+ * @where:	set to the record that holds it then
+ * @where_nr:	set to its number
+ *
+ * For an extent that has no room left in the base record: it goes to an
+ * extension record of the file with the room, or a new one (the file
+ * gets its list then).
+ *
+ * Return: the attribute at its new place, or an ERR_PTR(): -ENOSPC (no
+ * free record, or no room for the new list), -EINVAL (an attribute laid
+ * out otherwise than this driver writes them), -EIO, -ENOMEM.  On an
+ * error the transaction must be aborted.
+ */
+struct ntfs_attr *ntfs_file_move_out(struct ntfs_trans *t, struct ntfs_record *base,
+				     u64 base_nr, struct ntfs_attr *a,
+				     struct ntfs_record **where, u64 *where_nr)
+{
+	u32 len = le32_to_cpu(a->length);
+	struct ntfs_arec_ctx c;
+	struct ntfs_record *to;
+	struct ntfs_attr *n;
+	int listed, err;
+	u16 instance;
+	u64 ref;
+
+	listed = ntfs_xrec_listed(t, base, &ref);
+	if (listed < 0)
+		return ERR_PTR(listed);
+	to = listed ? ntfs_xrec_with_room(t, base, base_nr, len, where_nr) :
+		      ntfs_xrec_new(t, base, base_nr, where_nr);
+	if (IS_ERR(to))
+		return ERR_CAST(to);
+	*where = to;
+	n = ntfs_xrec_move(t, base, a, to, *where_nr, listed);
+	if (IS_ERR(n) || listed)
+		return n;
+	/* Names may follow it into @to for the list's room: find it again. */
+	instance = le16_to_cpu(n->instance);
+	err = ntfs_xrec_make_list(t, base, base_nr, to, *where_nr,
+				  ntfs_xrec_entry_len(n->name_length), false);
+	if (err)
+		return ERR_PTR(err);
+	ntfs_rec_ctx(t->sbi, &c);
+	n = ntfs_arec_by_instance(&c, to, instance);
+	return n ? n : ERR_PTR(-EIO);
+}
+
+/**
+ * ntfs_file_make_room() - Free room in a base record for an attribute that must be there
+ * @t:		the transaction
+ * @base:	the file's base record, its attributes checked
+ * @base_nr:	its number
+ * @need:	bytes that must be free (the attribute and its list entry)
+ *
+ * Names move to extension records; a file without a list gets one, and
+ * then the extents of its data streams and index allocations may move
+ * too.  Nothing moves when the room is there.
+ *
+ * Return: 0, -ENOSPC (nothing left to move, or no free record), -EIO,
+ * -ENOMEM; on an error the transaction must be aborted.
+ */
+int ntfs_file_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr, u32 need)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_record *x;
+	u64 ref, x_nr;
+	int listed;
+
+	ntfs_rec_ctx(t->sbi, &c);
+	if (ntfs_arec_free(&c, base) >= need)
+		return 0;
+	listed = ntfs_xrec_listed(t, base, &ref);
+	if (listed < 0)
+		return listed;
+	if (listed)
+		return ntfs_xrec_make_room(t, base, base_nr, need + NTFS_XREC_BASE_RESERVE);
+	x = ntfs_xrec_new(t, base, base_nr, &x_nr);
+	if (IS_ERR(x))
+		return PTR_ERR(x);
+	return ntfs_xrec_make_list(t, base, base_nr, x, x_nr, need + NTFS_XREC_BASE_RESERVE, true);
+}
+
+/**
+ * ntfs_file_fits() - Whether a new resident attribute needs no new attribute list
+ * @sbi:	the volume
+ * @base:	the base record
+ * @body_len:	the value length of an attribute without a name
+ *
+ * Return: 1 when ntfs_file_add() would place it without giving the file an
+ * attribute list (it has one, or @base has the room), 0 when it would,
+ * or a negative errno (a damaged list).
+ */
+int ntfs_file_fits(struct ntfs_sb *sbi, struct ntfs_record *base, u32 body_len)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_xlist l;
+	int err = ntfs_xlist_get(sbi, base, &l);
+
+	if (err)
+		return err;
+	err = !!l.attr;
+	ntfs_xlist_put(&l);
+	ntfs_rec_ctx(sbi, &c);
+	return err || ntfs_arec_free(&c, base) >=
+	       ntfs_xrec_attr_len(NTFS_AREC_RESIDENT, 0, body_len) + NTFS_XREC_BASE_RESERVE;
 }
 
 /**
@@ -1138,7 +1279,8 @@ static struct ntfs_attr *ntfs_xrec_add_new(struct ntfs_trans *t, struct ntfs_rec
  *
  * The base record if it has the room; else an extension record of the
  * file with room; else a new extension record (the file gets an attribute
- * list if it has none).  Movable attributes ($FILE_NAME) leave the base
+ * list if it has none).  Names, and the extents of data streams and index
+ * allocations when a new list needs their room, leave the base
  * record when the list needs their room there.  On an error the
  * transaction must be aborted (records may have changed).
  *
@@ -1152,7 +1294,7 @@ struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, 
 {
 	struct ntfs_new_attr na = {
 		.type = type, .name = name, .name_len = name_len, .body_len = body_len,
-		.hdr = nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT,
+		.hdr = nonres ? NTFS_AREC_NONRES : NTFS_AREC_RESIDENT, .streams = true,
 	};
 	struct ntfs_arec_ctx c;
 	struct ntfs_xlist l;

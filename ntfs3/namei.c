@@ -889,11 +889,39 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 #define NTFS_LINK_MAX	1024
 
 /*
+ * A name that does not fit the base record of a file without a list gives
+ * it one, and the list needs room in the base record too, where a name or
+ * extent may have left already: a file with resident data moves the data
+ * to clusters first (*@moved set: on abort its stream is reloaded), then,
+ * if that was not enough, its resident EAs.
+ */
+static int ntfs_name_room(struct ntfs_trans *t, struct inode *inode, struct ntfs_record *r,
+			  u32 size, bool *moved)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	int fits = ntfs_file_fits(t->sbi, r, size);
+
+	if (fits)
+		return min(fits, 0);
+	if (S_ISREG(inode->i_mode) && ns->resident && ns->data_size &&
+	    ns->type == NTFS_AT_DATA) {
+		*moved = true;
+		fits = ntfs_stream_make_nonresident(t, inode);
+		if (!fits)
+			fits = ntfs_file_fits(t->sbi, r, size);
+		if (fits)
+			return min(fits, 0);
+	}
+	return ntfs_ea_move_out(t, inode);
+}
+
+/*
  * Give @inode the name @q in @dir: a $FILE_NAME in its base record and
- * the entry in @dir's index; the link count follows.
+ * the entry in @dir's index; the link count follows.  *@moved: see
+ * ntfs_name_room().
  */
 static int ntfs_add_name(struct ntfs_trans *t, struct inode *dir, struct inode *inode,
-			 const struct qstr *q, __le64 now)
+			 const struct qstr *q, __le64 now, bool *moved)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	u32 attrs = ni->attributes & ~FILE_ATTRIBUTE_DIRECTORY;
@@ -912,6 +940,8 @@ static int ntfs_add_name(struct ntfs_trans *t, struct inode *dir, struct inode *
 	fn->allocated_size = cpu_to_le64(ni->stream.resident ? 0 : ni->stream.alloc_size);
 	r = ntfs_trans_record(t, ni->record);
 	err = PTR_ERR_OR_ZERO(r);
+	if (!err)
+		err = ntfs_name_room(t, inode, r, size, moved);
 	if (!err)
 		err = ntfs_add_name_attr(t, r, ni->record, fn, size);
 	if (!err)
@@ -962,6 +992,7 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 	struct inode *inode = d_inode(old);
 	struct timespec64 ts = current_time(dir);
 	__le64 now = ntfs_time_to_disk(ts);
+	bool moved = false;
 	struct ntfs_trans t;
 	int err;
 
@@ -974,12 +1005,14 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 	if (err)
 		return err;
 	ntfs_lock_two(NTFS_I(dir), NTFS_I(inode));
-	err = ntfs_add_name(&t, dir, inode, &dentry->d_name, now);
+	err = ntfs_add_name(&t, dir, inode, &dentry->d_name, now, &moved);
 	if (!err)
 		err = ntfs_touch_record(&t, dir, now, true);
 	if (!err)
 		err = ntfs_touch_record(&t, inode, now, false);
 	err = ntfs_end_dirs(&t, err, dir, NULL);
+	if (err && moved)
+		ntfs_stream_reload(inode);
 	if (!err) {
 		inc_nlink(inode);
 		ntfs_dir_changed(dir, ts);
@@ -991,23 +1024,48 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 	return err;
 }
 
+/*
+ * 1 when a $FILE_NAME for @q needs no new attribute list in @inode (see
+ * ntfs_file_fits(); its length in bytes bounds its UTF-16 units), 0 when
+ * it does, or an errno.
+ */
+static int ntfs_name_fits(struct ntfs_trans *t, struct inode *inode, const struct qstr *q)
+{
+	struct ntfs_record *r = ntfs_trans_record(t, NTFS_I(inode)->record);
+
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	return ntfs_file_fits(t->sbi, r, sizeof(struct ntfs_file_name) + 2 * q->len);
+}
+
 /* The names of a rename: each file loses one name and gains another. */
 static int ntfs_rename_names(struct ntfs_trans *t, struct inode *old_dir, struct dentry *old,
 			     struct inode *new_dir, struct dentry *new, unsigned int flags,
-			     __le64 now)
+			     __le64 now, bool *moved)
 {
 	struct inode *inode = d_inode(old), *target = d_inode(new);
 	unsigned int links;
-	int err = 0;
+	int err = 0, fits;
 
 	if (target)
 		err = ntfs_remove_name(t, new_dir, target, &new->d_name, &links);
+	fits = err ? err : ntfs_name_fits(t, inode, &new->d_name);
+	if (fits < 0)
+		return fits;
+	/*
+	 * A new name that does not fit the base record comes before the old
+	 * one goes: the old name can move to an extension record to make room
+	 * for an attribute list, a base record without names has nothing that
+	 * can move.
+	 */
+	if (!fits)
+		err = ntfs_add_name(t, new_dir, inode, &new->d_name, now, moved);
 	if (!err)
 		err = ntfs_remove_name(t, old_dir, inode, &old->d_name, &links);
-	if (!err)
-		err = ntfs_add_name(t, new_dir, inode, &new->d_name, now);
+	if (!err && fits)
+		err = ntfs_add_name(t, new_dir, inode, &new->d_name, now, moved);
 	if (!err && (flags & RENAME_EXCHANGE))
-		err = ntfs_add_name(t, old_dir, target, &old->d_name, now);
+		err = ntfs_add_name(t, old_dir, target, &old->d_name, now, moved);
 	if (!err)
 		err = ntfs_touch_record(t, inode, now, false);
 	if (!err && target)
@@ -1045,6 +1103,7 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 	struct timespec64 ts = current_time(old_dir);
 	__le64 now = ntfs_time_to_disk(ts);
 	struct ntfs_lockset ls;
+	bool moved = false;
 	struct ntfs_trans t;
 	int err;
 
@@ -1062,8 +1121,13 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 	if (err)
 		return err;
 	ntfs_lockset_lock(&ls, all, ARRAY_SIZE(all));
-	err = ntfs_rename_names(&t, old_dir, old, new_dir, new, flags, now);
+	err = ntfs_rename_names(&t, old_dir, old, new_dir, new, flags, now, &moved);
 	err = ntfs_end_dirs(&t, err, old_dir, new_dir);
+	if (err && moved) {
+		ntfs_stream_reload(inode);
+		if (target)
+			ntfs_stream_reload(target);
+	}
 	if (!err)
 		ntfs_renamed(old_dir, new_dir, inode, target, flags, ts);
 	ntfs_lockset_unlock(&ls);

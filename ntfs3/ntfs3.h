@@ -371,6 +371,9 @@ struct ntfs_fwalk {
  * @hdr:	header size (NTFS_AREC_*, attrrec.h)
  * @body_len:	resident: value length; non-resident: mapping pairs bytes
  * @lowest_vcn:	non-resident: first VCN of the extent
+ * @streams:	extents of data streams and index allocations may leave the
+ *		base record to make room for a new list (not while one of
+ *		them is being changed)
  */
 struct ntfs_new_attr {
 	u32		type;
@@ -379,6 +382,7 @@ struct ntfs_new_attr {
 	u32		hdr;
 	u32		body_len;
 	u64		lowest_vcn;
+	bool		streams;
 };
 
 /**
@@ -544,6 +548,11 @@ void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_re
 		      u64 base_nr);
 struct ntfs_attr *ntfs_fwalk_next(struct ntfs_fwalk *w);
 void ntfs_fwalk_end(struct ntfs_fwalk *w);
+int ntfs_file_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr, u32 need);
+int ntfs_file_fits(struct ntfs_sb *sbi, struct ntfs_record *base, u32 body_len);
+struct ntfs_attr *ntfs_file_move_out(struct ntfs_trans *t, struct ntfs_record *base,
+				     u64 base_nr, struct ntfs_attr *a,
+				     struct ntfs_record **where, u64 *where_nr);
 struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
 				u32 type, const __le16 *name, u8 name_len, bool nonres,
 				u32 body_len, struct ntfs_record **where, u64 *where_nr);
@@ -562,7 +571,7 @@ u32 ntfs_file_list_reserve(struct ntfs_trans *t, struct ntfs_record *base);
 
 /* extent.c: a stream's mapping pairs across its extents. */
 int ntfs_extents_store(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
-		       const struct ntfs_xent *first, const struct ntfs_run *runs,
+		       struct ntfs_xent *first, const struct ntfs_run *runs,
 		       unsigned int nr, u64 end, u64 from);
 
 /* attrib.c: changing streams (under ni_lock, inside a transaction). */
@@ -677,6 +686,7 @@ ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
 void ntfs_apply_wsl_ea(struct inode *inode);
 int ntfs_wsl_make_special(struct inode *inode, umode_t mode, dev_t rdev);
 int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr);
+int ntfs_ea_move_out(struct ntfs_trans *t, struct inode *inode);
 
 /* file.c */
 extern const struct inode_operations ntfs_file_iops;

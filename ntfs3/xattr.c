@@ -524,16 +524,54 @@ static struct ntfs_record *ntfs_ea_record(struct ntfs_trans *t, struct inode *in
 	return r;
 }
 
+/**
+ * ntfs_ea_move_out() - Move the resident $EA of a file to clusters
+ * @t:		the transaction
+ * @inode:	the file, its ni_lock held
+ *
+ * Makes room in the base record, for a new name of a file whose EAs fill
+ * it.  A file without EAs, or with them in clusters already, is left alone.
+ *
+ * Return: 0, -ENOSPC (no free cluster), -EIO, -ENOMEM; on an error the
+ * transaction must be aborted.
+ */
+int ntfs_ea_move_out(struct ntfs_trans *t, struct inode *inode)
+{
+	struct ntfs_attr *a;
+	struct ntfs_record *r;
+	void *value;
+	u32 len;
+	int err = 0;
+
+	r = ntfs_ea_record(t, inode, &value, &len);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
+	if (a && !a->non_resident && len)
+		err = ntfs_ea_store(t, r, NTFS_I(inode)->record, value, len, true);
+	kfree(value);
+	return err;
+}
+
+/*
+ * Base record bytes a non-resident $EA of up to 64 KiB takes, with its
+ * list entry: the header, mapping pairs of a few runs, the entry.
+ */
+#define NTFS_EA_NONRES_ROOM	(0x48 + 24 + 32)
+
 /*
  * Store the new EA set into the base record: resident if it fits, after
  * moving the file's resident data out if that makes it fit (*@moved: the
- * caller reloads the stream on abort), else in clusters.
+ * caller reloads the stream on abort), else in clusters, after names and
+ * extents made the room for its header where needed.
  */
 static int ntfs_ea_write(struct ntfs_trans *t, struct inode *inode, struct ntfs_record *r,
 			 const void *buf, u32 len, bool *moved)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	int err = ntfs_ea_store(t, r, ni->record, buf, len, false);
+	struct ntfs_attr *a;
+	u32 freed;
 
 	if (err == -ENOSPC && S_ISREG(inode->i_mode) && ni->stream.resident &&
 	    ni->stream.data_size && ni->stream.type == NTFS_AT_DATA) {
@@ -542,9 +580,16 @@ static int ntfs_ea_write(struct ntfs_trans *t, struct inode *inode, struct ntfs_
 		if (!err)
 			err = ntfs_ea_store(t, r, ni->record, buf, len, false);
 	}
-	if (err == -ENOSPC)
-		err = ntfs_ea_store(t, r, ni->record, buf, len, true);
-	return err;
+	if (err != -ENOSPC)
+		return err;
+	/* The resident $EA it replaces gives its room. */
+	a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
+	freed = a && !a->non_resident ? le32_to_cpu(a->length) : 0;
+	if (freed < NTFS_EA_NONRES_ROOM)
+		err = ntfs_file_make_room(t, r, ni->record, NTFS_EA_NONRES_ROOM - freed);
+	else
+		err = 0;
+	return err ? err : ntfs_ea_store(t, r, ni->record, buf, len, true);
 }
 
 /**

@@ -4,7 +4,8 @@
 # DRIVER (ours or intree, default ours), then the host-side check of the
 # volumes it wrote (scripts/test/ntfs-write-verify.sh verify: ntfs-3g and
 # fsck.ntfs3), judged like make check.  Ends with "N passed, N failed,
-# N skipped"; exits 1 when anything failed.  docs/test/ntfs-write.md.
+# N skipped"; exits 1 when anything failed.  make stress-ntfs runs it
+# with NTFS_WRITE_ONLY=stress (WRITE_BOOT_NAME names its logs).  docs/test/ntfs-write.md.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$S/vm/harness.sh"
@@ -17,7 +18,7 @@ prepare_boots "$BOOT"
 : >"$TALLY"
 status=0
 say WRITE "driver under test: $NTFS_WRITE_DRIVER"
-boot_spec "$BOOT" "write-$NTFS_WRITE_DRIVER-$(spec_variant "$BOOT")" || status=1
+boot_spec "$BOOT" "${WRITE_BOOT_NAME:-write}-$NTFS_WRITE_DRIVER-$(spec_variant "$BOOT")" || status=1
 say TIME "$(($(date +%s) - start)) s"
 tally_summary
 exit $status

@@ -43,12 +43,14 @@ ntfs_disks() {
 	export DISKS DISK_NAMES EXTRA_OVERLAY=$ov
 }
 
-# ntfs_write_disks: for tests/ntfs-write, a fresh writable copy of a blank
-# volume per workload and the output disk write-out
-# (scripts/test/ntfs-write-verify.sh prepare), appended to DISKS and DISK_NAMES;
-# the driver under test (NTFS_WRITE_DRIVER) goes into the overlay.  The
-# suite boots alone: ntfs-read would walk these disks too.
+# ntfs_write_disks SUITE: for tests/SUITE (ntfs-write or ntfs-geometry), a
+# fresh writable copy of a blank volume per workload and the output disk
+# write-out (scripts/test/ntfs-write-verify.sh prepare), appended to DISKS and
+# DISK_NAMES; the driver under test (NTFS_WRITE_DRIVER) goes into the
+# overlay.  Such a suite boots alone: ntfs-read would walk these disks too,
+# and the two write suites share the disk names.
 ntfs_write_disks() {
+	export NTFS_WRITE_SUITE=$1
 	_wl=$("$S/test/ntfs-write-verify.sh" prepare) || die "ntfs-write-verify.sh prepare failed"
 	DISKS=${DISKS:-} DISK_NAMES=${DISK_NAMES:-}
 	while read -r _p _n; do
@@ -58,9 +60,9 @@ ntfs_write_disks() {
 $_wl
 EOT
 	if [ -n "${EXTRA_OVERLAY:-}" ]; then
-		cp -a "$BUILD/ntfs-write/overlay/." "$EXTRA_OVERLAY/"
+		cp -a "$BUILD/$1/overlay/." "$EXTRA_OVERLAY/"
 	else
-		EXTRA_OVERLAY=$BUILD/ntfs-write/overlay
+		EXTRA_OVERLAY=$BUILD/$1/overlay
 	fi
 	export DISKS DISK_NAMES EXTRA_OVERLAY
 }

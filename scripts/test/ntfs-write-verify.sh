@@ -7,7 +7,9 @@
 #       (DIR/write-NAME.img, NAME from tests/ntfs-write/NN-NAME.sh), an empty
 #       output disk DIR/write-out.img, and DIR/overlay/ntfs-write/env naming
 #       the driver under test (NTFS_WRITE_DRIVER or DRIVER: ours or intree;
-#       default ours).
+#       default ours).  NTFS_WRITE_ONLY="NAME..." limits the workloads
+#       (make stress-ntfs); NTFS_STRESS_SECONDS and NTFS_STRESS_SEED go to
+#       the guest for tests/ntfs-write/96-stress.sh.
 #       Prints one "PATH NAME" line per disk, in the order to attach them.
 #   ntfs-write-verify.sh verify [DIR]
 #       after the boot: unpacks what the VM left on write-out (expected
@@ -27,15 +29,45 @@ set -eu
 . "$S/images/ntfs-3g.sh"
 
 cmd=${1:?usage: ntfs-write-verify.sh prepare|verify [DIR]}
-DIR=${2:-$BUILD/ntfs-write}
+SUITE=${NTFS_WRITE_SUITE:-ntfs-write}
+DIR=${2:-$BUILD/$SUITE}
 SIZE=${NTFS_WRITE_SIZE:-128M}
 
-workloads() {
-	for t in "$TOP"/tests/ntfs-write/[0-9]*-*.sh; do
+# volumes: "NAME SIZE CLUSTER SECTOR" for each volume the suite writes.  A
+# test declares its volumes with lines "# volume NAME SIZE CLUSTER
+# [SECTOR]" (tests/ntfs-geometry); without any it writes one, named after
+# the file, of mkntfs' defaults (cluster and sector "-").
+volumes() {
+	for t in "$TOP/tests/$SUITE"/[0-9]*-*.sh; do
 		n=${t##*/[0-9]*-}
 		n=${n%.sh}
-		[ "$n" = export ] || echo "$n"
+		[ "$n" != export ] || continue
+		if grep -q '^# volume ' "$t"; then
+			sed -n 's/^# volume //p' "$t"
+		else
+			echo "$n $SIZE - -"
+		fi
+	done | while read -r n size cl sec; do
+		case " ${NTFS_WRITE_ONLY:-$n} " in *" $n "*) echo "$n $size $cl ${sec:--}" ;; esac
 	done
+}
+
+# template SIZE CLUSTER SECTOR: the path of a blank volume of that shape,
+# made by mkntfs once and kept (a sector of 4096 gives records of 4096).
+template() {
+	_t=$DIR/blank-$1
+	[ "$2" = - ] || _t=$_t-c$2
+	[ "$3" = - ] || _t=$_t-s$3
+	_t=$_t.img
+	if [ ! -f "$_t" ]; then
+		rm -f "$_t.new"
+		truncate -s "$1" "$_t.new"
+		# shellcheck disable=SC2046
+		mkntfs -F -f -q -L write $([ "$2" = - ] || echo "-c $2") $([ "$3" = - ] || echo "-s $3") \
+			"$_t.new" >/dev/null 2>&1 || die "mkntfs could not make $_t (size $1, cluster $2, sector $3)"
+		mv "$_t.new" "$_t"
+	fi
+	echo "$_t"
 }
 
 prepare() {
@@ -43,22 +75,25 @@ prepare() {
 	drv=${NTFS_WRITE_DRIVER:-${DRIVER:-ours}}
 	case $drv in ours | intree) ;; *) die "NTFS_WRITE_DRIVER=$drv: ours or intree" ;; esac
 	mkdir -p "$DIR"
-	tmpl=$DIR/blank-$SIZE.img
-	if [ ! -f "$tmpl" ]; then
-		truncate -s "$SIZE" "$tmpl.new"
-		mkntfs -F -f -q -L write "$tmpl.new" >/dev/null 2>&1 || die "mkntfs could not make $tmpl"
-		mv "$tmpl.new" "$tmpl"
-	fi
 	rm -rf "$DIR/out" "$DIR/overlay" "$DIR"/write-*.img
-	workloads >"$DIR/workloads"
-	for n in $(cat "$DIR/workloads"); do
+	: >"$DIR/volumes"
+	volumes | while read -r n size cl sec; do
+		tmpl=$(template "$size" "$cl" "$sec")
 		cp --sparse=always "$tmpl" "$DIR/write-$n.img"
-		echo "$DIR/write-$n.img write-$n"
+		echo "$n $tmpl" >>"$DIR/volumes"
+		# a disk of 4096-byte logical blocks for a volume of such sectors
+		echo "$DIR/write-$n.img$([ "$sec" != 4096 ] || echo :4k) write-$n"
 	done
 	truncate -s 16M "$DIR/write-out.img"
 	echo "$DIR/write-out.img write-out"
 	mkdir -p "$DIR/overlay/ntfs-write"
-	echo "NTFS_WRITE_DRIVER=$drv" >"$DIR/overlay/ntfs-write/env"
+	{
+		echo "NTFS_WRITE_DRIVER=$drv"
+		# make stress-ntfs: one workload, for a time
+		echo "NTFS_WRITE_ONLY='${NTFS_WRITE_ONLY:-}'"
+		echo "NTFS_STRESS_SECONDS='${NTFS_STRESS_SECONDS:-}'"
+		echo "NTFS_STRESS_SEED='${NTFS_STRESS_SEED:-}'"
+	} >"$DIR/overlay/ntfs-write/env"
 }
 
 # listing IMG PREFIX: PREFIX.manifest (walk's format) and PREFIX.xattrs of
@@ -183,13 +218,13 @@ print(s.f_bfree * s.f_frsize, os.lstat(sys.argv[1] + "/$MFT").st_blocks * 512)' 
 	fuse_umount
 }
 
-# space NAME IMG EXPECTED-PREFIX DRIVER: for a workload that recorded the
+# space NAME IMG EXPECTED-PREFIX DRIVER BLANK: for a workload that recorded the
 # driver's free count after deleting everything (space): ntfs-3g finds the
 # same free space in $Bitmap, and what the volume lost since it was blank
 # is exactly $MFT's growth (records are never given back).
 space() {
 	[ -f "$3.free-after" ] || return 0
-	_blank=$(free_mft "$DIR/blank-$SIZE.img") || return 1
+	_blank=$(free_mft "$5") || return 1
 	_now=$(free_mft "$2") || return 1
 	set -- "$1" "$2" "$3" "$4" $_blank $_now
 	check "$1 ($4 wrote it): ntfs-3g's free space (\$Bitmap) equals $4's statfs after the delete" \
@@ -214,7 +249,7 @@ verify() {
 	mkdir -p "$MNT"
 	trap 'fuse_reap' EXIT
 	# the workloads this boot had disks for (prepare's list)
-	for n in $(cat "$DIR/workloads" 2>/dev/null || workloads); do
+	while read -r n blank; do
 		img=$DIR/write-$n.img
 		exp=$DIR/out/$n
 		drv=$(cat "$exp.driver" 2>/dev/null || echo "?")
@@ -223,14 +258,14 @@ verify() {
 			continue
 		fi
 		rc=0
-		"$fsck" -n "$img" >"$DIR/host/$n.fsck" 2>&1 || rc=$?
+		"$fsck" -n "$img" </dev/null >"$DIR/host/$n.fsck" 2>&1 || rc=$?
 		check "$n ($drv wrote it): fsck.ntfs3 -n exits 0" test $rc = 0
 		[ $rc = 0 ] || { echo "#   exit $rc"; head -n 12 "$DIR/host/$n.fsck" | sed 's/^/#   /'; }
 		# the copies of each file's size in its directory entries
 		# (Windows lists directories from them): ours keeps them; the
 		# in-tree driver's result is shown, not judged
 		rc=0
-		python3 "$S/test/ntfs-dupinfo.py" "$img" >"$DIR/host/$n.dupinfo" 2>&1 || rc=$?
+		python3 "$S/test/ntfs-dupinfo.py" "$img" </dev/null >"$DIR/host/$n.dupinfo" 2>&1 || rc=$?
 		if [ "$drv" = intree ]; then
 			echo "# $n (intree wrote it): $(tail -n 1 "$DIR/host/$n.dupinfo")"
 		else
@@ -238,7 +273,7 @@ verify() {
 				test $rc = 0
 			[ $rc = 0 ] || head -n 6 "$DIR/host/$n.dupinfo" | sed 's/^/#   /'
 		fi
-		if ( listing "$img" "$DIR/host/$n" ) >"$DIR/host/$n.err" 2>&1; then
+		if ( listing "$img" "$DIR/host/$n" ) </dev/null >"$DIR/host/$n.err" 2>&1; then
 			check "$n ($drv wrote it), ntfs-3g: every name, type, size, SHA-256, link count and symlink target as written" \
 				same "$exp.manifest" "$DIR/host/$n.manifest"
 			check "$n ($drv wrote it), ntfs-3g: every user.* xattr as written" \
@@ -253,8 +288,8 @@ verify() {
 			check "$n ($drv wrote it): ntfs-3g mounts and lists the volume" false
 			tail -n 5 "$DIR/host/$n.err" | sed 's/^/#   /'
 		fi
-		space "$n" "$img" "$exp" "$drv"
-	done
+		space "$n" "$img" "$exp" "$drv" "$blank"
+	done <"$DIR/volumes"
 	f=$tap_failed
 	tap_done || :
 	echo "$((tap_n - f)) passed, $f failed"

@@ -73,6 +73,12 @@ boot_judge() {
 		${TALLY:+--tally "$TALLY"}
 }
 
+# write_suite SUITES: which of the write suites (volumes checked on the host
+# afterwards) SUITES has.
+write_suite() {
+	case " $1 " in *" ntfs-geometry "*) echo ntfs-geometry ;; *) echo ntfs-write ;; esac
+}
+
 # suite_setup SUITES: attach what the suites read.  The NTFS suites get the
 # test images as disks (scripts/test/ntfs-disks.sh); the corruption fuzzer its
 # base images and cases in the overlay (not on a disk: ntfs-read walks every
@@ -88,9 +94,9 @@ suite_setup() {
 		# the 300 cases and the regression set
 		TEST_TIMEOUT=${TEST_TIMEOUT:-1200} ;;
 	esac
-	case " $1 " in *" ntfs-write "*)
+	case " $1 " in *" ntfs-write "* | *" ntfs-geometry "*)
 		. "$S/test/ntfs-disks.sh"
-		ntfs_write_disks
+		ntfs_write_disks "$(write_suite "$1")"
 		# 2 000-entry directories on the debug kernel
 		TEST_TIMEOUT=${TEST_TIMEOUT:-1800} ;;
 	esac
@@ -100,7 +106,9 @@ suite_setup() {
 # tallied as boot NAME-verify: the volumes ntfs-write wrote, read by
 # ntfs-3g and fsck.ntfs3 (scripts/test/ntfs-write-verify.sh).
 suite_verify() {
-	case " $1 " in *" ntfs-write "*) ;; *) return 0 ;; esac
+	case " $1 " in *" ntfs-write "* | *" ntfs-geometry "*) ;; *) return 0 ;; esac
+	export NTFS_WRITE_SUITE
+	NTFS_WRITE_SUITE=$(write_suite "$1")
 	mkdir -p "$LOGS/boot-$2"
 	{
 		echo "# HX-TEST host/ntfs-write-verify"
@@ -130,7 +138,10 @@ boot_spec() (
 	suite_setup "$_suites"
 	_name=${2:-check-$(echo "$_vs" | tr '+' '-')}
 	# the write suite boots on its own: its logs do not replace the others'
-	case " $_suites " in *" ntfs-write "*) [ -n "${2:-}" ] || _name=$_name-write ;; esac
+	case " $_suites " in
+	*" ntfs-write "*) [ -n "${2:-}" ] || _name=$_name-write ;;
+	*" ntfs-geometry "*) [ -n "${2:-}" ] || _name=$_name-geometry ;;
+	esac
 	_ok=0
 	boot_judge "$_name" "$_v" "$_suites" || _ok=1
 	suite_verify "$_suites" "$_name" || _ok=1

@@ -1,0 +1,1 @@
+../ntfs-write/99-export.sh

@@ -50,6 +50,7 @@ help:
 	@echo "make check          the whole test suite (debug kernel: KASAN, UBSAN, lockdep)"
 	@echo "make check-write    the NTFS write-path tests alone (DRIVER=ours|intree)"
 	@echo "make check-fragments  a file of 50 000 fragments (FRAGMENTS=N), read back four ways"
+	@echo "make check-geometry the write workload on every NTFS cluster size and 4 KiB sectors"
 	@echo "make stress-ntfs    random operations on ntfs3 for DURATION=900 seconds, then checked"
 	@echo "make fuzz           the ntfs3 corruption fuzzer alone (N=1000 cases, SEED=1)"
 	@echo "make bench          benchmarks: ours vs the stock Debian tree, same run"
@@ -113,6 +114,13 @@ check:
 .PHONY: check-write
 check-write:
 	@BOOT="$(or $(BOOT),debug:ntfs-write)" NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/test/check-write.sh
+
+# The write workload on volumes of every cluster size from 512 B to 2 MiB and
+# with 4 KiB sectors (tests/ntfs-geometry), checked like make check-write.
+.PHONY: check-geometry
+check-geometry:
+	@BOOT="$(or $(BOOT),debug:ntfs-geometry)" WRITE_BOOT_NAME=geometry \
+		NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/test/check-write.sh
 
 # The random-operation stress of the write suite (tests/ntfs-write/96-stress.sh:
 # 4 writers, 2 readers, seeded) for DURATION seconds (default 900; SEED=N),

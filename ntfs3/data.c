@@ -249,6 +249,14 @@ static int ntfs_read_plain_folio(struct inode *inode, struct folio *folio)
 {
 	struct ntfs_ra ra = { .inode = inode };
 
+	/*
+	 * A write of part of a folio whose blocks are smaller than a page
+	 * (clusters below 4 KiB) left it partly uptodate, its block states
+	 * kept by iomap: iomap reads the other blocks, keeping the written.
+	 */
+	if (folio_test_private(folio))
+		return iomap_read_folio(folio, &ntfs_iomap_ops);
+
 	ntfs_ra_folio(&ra, folio, 1);
 	ntfs_ra_submit(&ra);
 	return 0;
@@ -313,7 +321,8 @@ static sector_t ntfs_bmap(struct address_space *mapping, sector_t block)
  * Map the block at @offset for writeback: allocated clusters are written
  * where they are.  Writes only reach the page cache over allocated
  * clusters (metadata streams are never sparse; file data is allocated
- * before it is dirtied), so a hole here is a bug or a damaged runlist.
+ * before it is dirtied), so a hole here is a bug or a damaged runlist,
+ * but for the stale blocks of a folio of smaller blocks (see below).
  */
 static int ntfs_map_blocks(struct iomap_writepage_ctx *wpc, struct inode *inode,
 			   loff_t offset, unsigned int len)
@@ -329,6 +338,18 @@ static int ntfs_map_blocks(struct iomap_writepage_ctx *wpc, struct inode *inode,
 		return 0;
 	down_read(&ns->run_lock);
 	run = ns->resident ? NULL : ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
+	/*
+	 * Blocks smaller than a page keep their dirty state in the folio
+	 * when a truncation or a punched hole takes their clusters (the
+	 * page cache zeroes them): a hole then reads as what they hold, and
+	 * nothing is written for them.
+	 */
+	if (run && run->lcn == NTFS_LCN_HOLE && i_blocksize(inode) < PAGE_SIZE) {
+		wpc->iomap.flags = 0;
+		ntfs_iomap_hole(&wpc->iomap, vcn << cb, (run->vcn + run->len - vcn) << cb);
+		up_read(&ns->run_lock);
+		return 0;
+	}
 	if (!run || run->lcn == NTFS_LCN_HOLE) {
 		up_read(&ns->run_lock);
 		return ntfs_err_ratelimited(inode->i_sb, ns->record,

@@ -534,9 +534,14 @@ static int ntfs_shift_range(struct inode *inode, int mode, loff_t pos, loff_t le
 	}
 	filemap_invalidate_lock(inode->i_mapping);
 	inode_dio_wait(inode);
-	err = filemap_write_and_wait_range(inode->i_mapping, pos, LLONG_MAX);
+	/*
+	 * Everything from the page holding @pos on moves: a cluster smaller
+	 * than a page would leave that page cached with its tail zeroed.
+	 */
+	err = filemap_write_and_wait_range(inode->i_mapping, round_down(pos, PAGE_SIZE),
+					   LLONG_MAX);
 	if (!err) {
-		truncate_pagecache(inode, pos);
+		truncate_pagecache(inode, round_down(pos, PAGE_SIZE));
 		err = ntfs_change(inode, mode == FALLOC_FL_COLLAPSE_RANGE ? ntfs_stream_collapse :
 				  ntfs_stream_insert, pos >> sbi->cluster_bits,
 				  len >> sbi->cluster_bits);

@@ -4,7 +4,7 @@
  * the write tests (tests/ntfs-write/96-stress.sh, make stress-ntfs).
  *
  *   randops [-p WRITERS] [-r READERS] [-s SEED] [-n OPS[,OPS...]]
- *           [-t SECONDS] [-a ALIGN] [-e] DIR
+ *           [-t SECONDS] [-a ALIGN] [-e] [-v] DIR
  *
  * Writer W works in DIR/wW only: create, write, append, truncate, rename
  * (in and across its directories, over an existing file), link, unlink,
@@ -28,7 +28,8 @@
  * -t SECONDS: stop earlier when the time is up.  Each writer prints
  * "writer W: N ops"; those counts, as a list to -n, replay the run.  -e: emulate
  * COLLAPSE_RANGE and INSERT_RANGE with read and write where fallocate
- * answers EOPNOTSUPP (tmpfs has neither).  Exit 0 when every writer and
+ * answers EOPNOTSUPP (tmpfs has neither).  -v: each operation's number
+ * and kind (the order of the switch in one_op()) on stderr.  Exit 0 when every writer and
  * reader succeeded, 1 otherwise, 2 on a usage error.
  */
 #ifndef _GNU_SOURCE
@@ -95,7 +96,7 @@ struct writer {
 };
 
 static unsigned long align;
-static bool emulate;
+static bool emulate, verbose;
 static volatile sig_atomic_t stop_readers;
 
 static uint64_t next(struct writer *w)
@@ -673,6 +674,8 @@ static int one_op(struct writer *w)
 		r -= weights[i++];
 	if (w->bytes > WRITER_CAP / 2 * 3 / 2 && i < 3)
 		i = 7;
+	if (verbose)
+		fprintf(stderr, "randops: writer %d, op %ld: kind %ld\n", w->id, w->op, i);
 	switch (i) {
 	case 0: return op_create(w);
 	case 1: return op_write(w, false);
@@ -827,7 +830,7 @@ static int run_reader(const char *top)
 static int usage(void)
 {
 	fprintf(stderr, "usage: randops [-p WRITERS] [-r READERS] [-s SEED] [-n OPS[,OPS...]]\n"
-			"               [-t SECONDS] [-a ALIGN] [-e] DIR\n");
+			"               [-t SECONDS] [-a ALIGN] [-e] [-v] DIR\n");
 	return 2;
 }
 
@@ -863,7 +866,7 @@ int main(int argc, char **argv)
 	unsigned long seed = 1;
 	time_t end = 0;
 
-	while ((c = getopt(argc, argv, "p:r:s:n:t:a:e")) != -1) {
+	while ((c = getopt(argc, argv, "p:r:s:n:t:a:ev")) != -1) {
 		switch (c) {
 		case 'p': writers = atoi(optarg); break;
 		case 'r': readers = atoi(optarg); break;
@@ -872,6 +875,7 @@ int main(int argc, char **argv)
 		case 't': end = time(NULL) + atol(optarg); break;
 		case 'a': align = strtoul(optarg, NULL, 0); break;
 		case 'e': emulate = true; break;
+		case 'v': verbose = true; break;
 		default: return usage();
 		}
 	}

@@ -56,6 +56,7 @@ struct inode *ntfs_alloc_inode(struct super_block *sb)
 	ni->security_id = 0;
 	ni->reparse_tag = 0;
 	ni->flags = 0;
+	INIT_LIST_HEAD(&ni->dup_entry);
 	ni->link_drive_rooted = false;
 	ni->dir_record = false;
 	ni->link = NULL;
@@ -271,6 +272,21 @@ static int ntfs_name_parents(struct inode *inode, u64 *dirs, int max)
 	return IS_ERR(r) ? PTR_ERR(r) : n;
 }
 
+/* Queue @inode for ntfs_dup_work(), once, holding a reference. */
+static void ntfs_dup_later(struct inode *inode)
+{
+	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	spin_lock(&sbi->dup_lock);
+	if (list_empty(&ni->dup_entry)) {
+		ihold(inode);
+		list_add_tail(&ni->dup_entry, &sbi->dup_later);
+	}
+	spin_unlock(&sbi->dup_lock);
+	queue_work(system_unbound_wq, &sbi->dup_work);
+}
+
 /* Directories whose names of one file are brought up to date at a time. */
 #define NTFS_DUP_DIRS	8
 
@@ -279,8 +295,8 @@ static int ntfs_name_parents(struct inode *inode, u64 *dirs, int max)
  * @inode:	a regular file that was written
  * @hint:	the directory it was opened through, or NULL
  * @wait:	false when the caller holds @inode's i_rwsem: a directory's
- *		i_rwsem comes before it, so a busy one is skipped (and the
- *		file marked for its next close)
+ *		i_rwsem comes before it, so for a busy one the file is
+ *		queued for ntfs_dup_work()
  *
  * NTFS keeps a copy of the sizes, times and attributes of a file in each
  * of its $FILE_NAME attributes and in each name's directory entry, which
@@ -309,12 +325,55 @@ int ntfs_update_dup(struct inode *inode, struct inode *hint, bool wait)
 			continue;
 		e = S_ISDIR(dir->i_mode) ? ntfs_update_dup_in(dir, inode, wait) : 0;
 		iput(dir);
-		if (e == -EBUSY)
-			set_bit(NTFS_NI_DUP_STALE, &NTFS_I(inode)->flags);
+		if (e == -EBUSY) {
+			ntfs_dup_later(inode);
+			e = 0;
+		}
 		if (!err)
 			err = e;
 	}
 	return n < 0 ? n : err;
+}
+
+/**
+ * ntfs_dup_work() - Copy sizes and times to the names of files that had to wait
+ * @work:	the volume's dup_work
+ *
+ * A truncate(2) holds the file's i_rwsem, which comes after its
+ * directory's: when the directory was busy the file waits on the
+ * volume's list, with a reference, and is brought up to date here, where
+ * the directory's lock can be waited for.
+ */
+void ntfs_dup_work(struct work_struct *work)
+{
+	struct ntfs_sb *sbi = container_of(work, struct ntfs_sb, dup_work);
+	struct ntfs_inode *ni;
+
+	for (;;) {
+		spin_lock(&sbi->dup_lock);
+		ni = list_first_entry_or_null(&sbi->dup_later, struct ntfs_inode, dup_entry);
+		if (ni)
+			list_del_init(&ni->dup_entry);
+		spin_unlock(&sbi->dup_lock);
+		if (!ni)
+			return;
+		if (!sb_rdonly(sbi->sb))
+			ntfs_update_dup(&ni->vfs_inode, NULL, true);
+		iput(&ni->vfs_inode);
+		cond_resched();
+	}
+}
+
+/**
+ * ntfs_dup_flush() - Wait until the files on the volume's list are up to date
+ * @sbi:	the volume
+ *
+ * Called before the volume is written clean (sync, freeze, remount
+ * read-only, unmount), without the transaction lock.
+ */
+void ntfs_dup_flush(struct ntfs_sb *sbi)
+{
+	flush_work(&sbi->dup_work);
 }
 
 static void ntfs_inode_init_once(void *p)

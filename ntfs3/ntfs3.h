@@ -185,6 +185,10 @@ struct ntfs_sb {
 	bool			errors_ro;	/* made read-only by errors= */
 	bool			shutdown;	/* FS_IOC_SHUTDOWN: refuse all */
 	struct delayed_work	meta_flush;	/* writes metadata streams */
+	/* files whose names' copies wait for a busy directory (inode.c) */
+	spinlock_t		dup_lock;
+	struct list_head	dup_later;
+	struct work_struct	dup_work;
 };
 
 static inline struct ntfs_sb *NTFS_SB(struct super_block *sb)
@@ -291,6 +295,7 @@ struct ntfs_inode {
 	struct mutex		ni_lock;	/* see above */
 	u64			index_gen;
 	unsigned long		flags;
+	struct list_head	dup_entry;	/* on sbi->dup_later */
 };
 
 /* Data changed: the copies in the file's names are due (ntfs_update_dup()). */
@@ -670,6 +675,8 @@ struct inode *ntfs_alloc_inode(struct super_block *sb);
 void ntfs_free_inode(struct inode *inode);
 int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc);
 int ntfs_update_dup(struct inode *inode, struct inode *hint, bool wait);
+void ntfs_dup_work(struct work_struct *work);
+void ntfs_dup_flush(struct ntfs_sb *sbi);
 int ntfs_permission(struct mnt_idmap *idmap, struct inode *inode, int mask);
 int __init ntfs_inode_cache_init(void);
 void ntfs_inode_cache_destroy(void);

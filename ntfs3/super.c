@@ -670,6 +670,7 @@ static int ntfs_write_clean(struct ntfs_sb *sbi)
 {
 	int err;
 
+	ntfs_dup_flush(sbi);
 	down_write(&sbi->trans_rwsem);
 	cancel_delayed_work_sync(&sbi->meta_flush);
 	err = ntfs_trans_flush(sbi, true);
@@ -689,7 +690,11 @@ static int ntfs_write_clean(struct ntfs_sb *sbi)
 
 static int ntfs_sync_fs(struct super_block *sb, int wait)
 {
-	return sb_rdonly(sb) ? 0 : ntfs_trans_flush(NTFS_SB(sb), wait);
+	if (sb_rdonly(sb))
+		return 0;
+	if (wait)
+		ntfs_dup_flush(NTFS_SB(sb));
+	return ntfs_trans_flush(NTFS_SB(sb), wait);
 }
 
 /* A frozen volume is clean on disk, like after an unmount. */
@@ -928,6 +933,9 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	mutex_init(&sbi->bitmap_lock);
 	init_rwsem(&sbi->trans_rwsem);
 	INIT_DELAYED_WORK(&sbi->meta_flush, ntfs_meta_flush_work);
+	spin_lock_init(&sbi->dup_lock);
+	INIT_LIST_HEAD(&sbi->dup_later);
+	INIT_WORK(&sbi->dup_work, ntfs_dup_work);
 	spin_lock_init(&sbi->iblock_lock);
 	xa_init(&sbi->sds_map);
 	sbi->opt.uid = current_fsuid();
@@ -961,6 +969,8 @@ static void ntfs_kill_sb(struct super_block *sb)
 		sync_blockdev(sb->s_bdev);
 	}
 	if (sbi) {
+		/* Files queued for their names' copies hold references. */
+		ntfs_dup_flush(sbi);
 		cancel_delayed_work_sync(&sbi->meta_flush);
 		iput(sbi->reparse_ix);
 		iput(sbi->sds);

@@ -29,14 +29,16 @@ endif
 # default kernel was built for this one boot of 4 results).
 # ntfs-fuzz: 300 seeded corruption cases (FUZZ_N, FUZZ_SEED; make fuzz for more).
 # ntfs-write (the write-path suite, docs/test/ntfs-write.md) boots on its own:
-# its volumes are attached disks, which ntfs-read would walk.
+# its volumes are attached disks, which ntfs-read would walk; so does
+# ntfs-geometry (the write workload on every cluster size, 4 KiB sectors).
 # The rt kernel (PREEMPT_RT + lock debugging, issue 5) runs tests/rt
 # (lockdep self-tests, locktorture per lock type, test-ww_mutex, hx_rtlocks,
 # rt-tests) and the tree's futex selftests under -icount; "@N" bounds a boot
 # to N seconds.  distro: Debian's own newest 6.12 kernel with our module
 # built by DKMS against its headers (scripts/distro/check-distro.sh, issue 20):
 # the module must load in place of the stock one and read as on ours.
-CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug:ntfs-write debug+icount:futex-selftests \
+CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug:ntfs-write debug:ntfs-geometry \
+	debug+icount:futex-selftests \
 	distro:distro,ntfs-read,ntfs-big rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
 .PHONY: all run check check-fragments fuzz bench tools install xfstests xfstests-smoke deb deb-kernel check-distro bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \

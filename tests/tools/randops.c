@@ -298,20 +298,31 @@ static int open_inode(struct writer *w, int k, int flags, char *path)
 	return fd;
 }
 
+/*
+ * A live inode (*@k, -1 when none) and a range of it to change: from its
+ * end with @append, else anywhere up to 64 KiB past it.  False when the
+ * range would pass the caps (nothing is done then).
+ */
+static bool pick_range(struct writer *w, bool append, int *k, long long *off, long long *len)
+{
+	*k = pick_inode(w, false);
+	if (*k < 0)
+		return false;
+	*len = pick_length(w);
+	*off = append ? w->inodes[*k].size : below(w, w->inodes[*k].size + 65536);
+	return *off + *len <= FILE_CAP && w->bytes + *len <= WRITER_CAP;
+}
+
 static int op_write(struct writer *w, bool append)
 {
-	int k = pick_inode(w, false), fd;
 	long long off, len;
 	char path[PATH_MAX];
 	struct inode *ino;
+	int k, fd;
 
-	if (k < 0)
-		return op_create(w);
+	if (!pick_range(w, append, &k, &off, &len))
+		return k < 0 ? op_create(w) : 0;
 	ino = &w->inodes[k];
-	len = pick_length(w);
-	off = append ? ino->size : below(w, ino->size + 65536);
-	if (off + len > FILE_CAP || w->bytes + len > WRITER_CAP)
-		return 0;
 	fd = open_inode(w, k, O_WRONLY | (append ? O_APPEND : 0), path);
 	if (fd < 0)
 		return -1;
@@ -516,18 +527,14 @@ static int op_fallocate(struct writer *w)
 	static const int modes[] = {
 		0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 	};
-	int k = pick_inode(w, false), mode = modes[below(w, 3)], fd;
+	int mode = modes[below(w, 3)], k, fd;
 	long long off, len;
 	char path[PATH_MAX];
 	struct inode *ino;
 
-	if (k < 0)
-		return op_create(w);
+	if (!pick_range(w, false, &k, &off, &len))
+		return k < 0 ? op_create(w) : 0;
 	ino = &w->inodes[k];
-	off = below(w, ino->size + 65536);
-	len = pick_length(w);
-	if (off + len > FILE_CAP || w->bytes + len > WRITER_CAP)
-		return 0;
 	fd = open_inode(w, k, O_WRONLY, path);
 	if (fd < 0)
 		return -1;

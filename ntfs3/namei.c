@@ -899,16 +899,17 @@ static int ntfs_name_room(struct ntfs_trans *t, struct inode *inode, struct ntfs
 			  u32 size, bool *moved)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
-	int fits = ntfs_file_fits(t->sbi, r, size);
+	int fits = ntfs_file_fits(t->sbi, r, size), err;
 
 	if (fits)
 		return min(fits, 0);
 	if (S_ISREG(inode->i_mode) && ns->resident && ns->data_size &&
 	    ns->type == NTFS_AT_DATA) {
 		*moved = true;
-		fits = ntfs_stream_make_nonresident(t, inode);
-		if (!fits)
-			fits = ntfs_file_fits(t->sbi, r, size);
+		err = ntfs_stream_make_nonresident(t, inode);
+		if (err)
+			return err;
+		fits = ntfs_file_fits(t->sbi, r, size);
 		if (fits)
 			return min(fits, 0);
 	}

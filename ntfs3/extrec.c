@@ -779,9 +779,10 @@ static struct ntfs_attr *ntfs_xrec_move(struct ntfs_trans *t, struct ntfs_record
 
 	ntfs_rec_ctx(t->sbi, &c);
 	n = ntfs_xrec_copy(&c, to, a);
-	if (IS_ERR(n) || !listed) {
-		if (!IS_ERR(n))
-			ntfs_rec_remove(base, a);
+	if (IS_ERR(n))
+		return n;
+	if (!listed) {
+		ntfs_rec_remove(base, a);
 		return n;
 	}
 	instance = le16_to_cpu(n->instance);
@@ -1241,7 +1242,7 @@ int ntfs_file_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base
 
 /**
  * ntfs_file_fits() - Whether a new resident attribute needs no new attribute list
- * @sbi:	the volume
+ * @t:		the transaction
  * @base:	the base record
  * @body_len:	the value length of an attribute without a name
  *
@@ -1249,18 +1250,17 @@ int ntfs_file_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base
  * attribute list (it has one, or @base has the room), 0 when it would,
  * or a negative errno (a damaged list).
  */
-int ntfs_file_fits(struct ntfs_sb *sbi, struct ntfs_record *base, u32 body_len)
+int ntfs_file_fits(struct ntfs_trans *t, struct ntfs_record *base, u32 body_len)
 {
 	struct ntfs_arec_ctx c;
-	struct ntfs_xlist l;
-	int err = ntfs_xlist_get(sbi, base, &l);
+	int listed;
+	u64 ref;
 
-	if (err)
-		return err;
-	err = !!l.attr;
-	ntfs_xlist_put(&l);
-	ntfs_rec_ctx(sbi, &c);
-	return err || ntfs_arec_free(&c, base) >=
+	listed = ntfs_xrec_listed(t, base, &ref);
+	if (listed)
+		return min(listed, 1);
+	ntfs_rec_ctx(t->sbi, &c);
+	return ntfs_arec_free(&c, base) >=
 	       ntfs_xrec_attr_len(NTFS_AREC_RESIDENT, 0, body_len) + NTFS_XREC_BASE_RESERVE;
 }
 

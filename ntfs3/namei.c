@@ -899,7 +899,7 @@ static int ntfs_name_room(struct ntfs_trans *t, struct inode *inode, struct ntfs
 			  u32 size, bool *moved)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
-	int fits = ntfs_file_fits(t->sbi, r, size), err;
+	int fits = ntfs_file_fits(t, r, size), err;
 
 	if (fits)
 		return min(fits, 0);
@@ -909,7 +909,7 @@ static int ntfs_name_room(struct ntfs_trans *t, struct inode *inode, struct ntfs
 		err = ntfs_stream_make_nonresident(t, inode);
 		if (err)
 			return err;
-		fits = ntfs_file_fits(t->sbi, r, size);
+		fits = ntfs_file_fits(t, r, size);
 		if (fits)
 			return min(fits, 0);
 	}
@@ -1036,7 +1036,7 @@ static int ntfs_name_fits(struct ntfs_trans *t, struct inode *inode, const struc
 
 	if (IS_ERR(r))
 		return PTR_ERR(r);
-	return ntfs_file_fits(t->sbi, r, sizeof(struct ntfs_file_name) + 2 * q->len);
+	return ntfs_file_fits(t, r, sizeof(struct ntfs_file_name) + 2 * q->len);
 }
 
 /* The names of a rename: each file loses one name and gains another. */

@@ -554,7 +554,7 @@ void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_re
 struct ntfs_attr *ntfs_fwalk_next(struct ntfs_fwalk *w);
 void ntfs_fwalk_end(struct ntfs_fwalk *w);
 int ntfs_file_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr, u32 need);
-int ntfs_file_fits(struct ntfs_sb *sbi, struct ntfs_record *base, u32 body_len);
+int ntfs_file_fits(struct ntfs_trans *t, struct ntfs_record *base, u32 body_len);
 struct ntfs_attr *ntfs_file_move_out(struct ntfs_trans *t, struct ntfs_record *base,
 				     u64 base_nr, struct ntfs_attr *a,
 				     struct ntfs_record **where, u64 *where_nr);

@@ -7,6 +7,7 @@
  */
 
 #include <linux/bio.h>
+#include <linux/blkdev.h>
 #include <linux/iomap.h>
 #include <linux/overflow.h>
 #include <linux/pagemap.h>
@@ -91,6 +92,50 @@ static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 const struct iomap_ops ntfs_iomap_ops = {
 	.iomap_begin = ntfs_iomap_begin,
 };
+
+/**
+ * ntfs_zero_on_disk() - Write zeros over the clusters behind a byte range
+ * @inode:	the inode of a plain or sparse non-resident stream
+ * @start:	first byte, a multiple of the block size
+ * @end:	end of the range, a multiple of the block size
+ *
+ * Holes (and what lies past the allocation) are left alone, and the page
+ * cache is not looked at: this is for blocks past the end of the file,
+ * whose dirty folios writeback drops instead of writing (see
+ * ntfs_zero_gap() in file.c).
+ *
+ * Return: 0, -EIO when the runs do not cover the range, or the error of
+ * the write.
+ */
+int ntfs_zero_on_disk(struct inode *inode, loff_t start, loff_t end)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u8 cb = NTFS_SB(inode->i_sb)->cluster_bits;
+	const struct ntfs_run *run;
+	u64 run_end, n, disk;
+	int err = 0;
+
+	down_read(&ns->run_lock);
+	/* Past the allocation a stream has no clusters (a sparse one's hole). */
+	end = min_t(u64, end, ns->alloc_size);
+	while (!err && start < end) {
+		run = ntfs_run_lookup(ns->runs, ns->nr_runs, start >> cb);
+		if (!run || check_shl_overflow(run->vcn + run->len, cb, &run_end)) {
+			err = -EIO;
+			break;
+		}
+		n = min_t(u64, end, run_end) - start;
+		if (run->lcn != NTFS_LCN_HOLE) {
+			disk = (run->lcn << cb) + start - (run->vcn << cb);
+			err = blkdev_issue_zeroout(inode->i_sb->s_bdev, disk >> SECTOR_SHIFT,
+						   n >> SECTOR_SHIFT, GFP_NOFS, 0);
+		}
+		start += n;
+		cond_resched();
+	}
+	up_read(&ns->run_lock);
+	return err;
+}
 
 /* ---- address space ------------------------------------------------------ */
 

@@ -232,12 +232,19 @@ static int ntfs_do_write_sizes(struct ntfs_trans *t, struct inode *inode, u64 en
 
 /*
  * Bytes between the valid size and a write past it must be zeros on disk
- * before the valid size moves over them.
+ * before the valid size moves over them.  They are zeroed in the page
+ * cache; but writeback drops the dirty blocks that lie wholly past the end
+ * of the file (iomap_zero_range() itself writes back the range when it
+ * meets a hole in it), and the write has not moved the end yet: the blocks
+ * from the one past the end of the file to the one the write starts in
+ * are zeroed on disk as well.
  */
 static int ntfs_zero_gap(struct inode *inode, loff_t pos)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	unsigned int bs = i_blocksize(inode);
 	loff_t valid = ns->valid_size;
+	loff_t past_eof = max(round_up(i_size_read(inode), bs), valid);
 	int err;
 
 	if (pos <= valid)
@@ -248,7 +255,10 @@ static int ntfs_zero_gap(struct inode *inode, loff_t pos)
 		if (err)
 			return err;
 	}
-	return iomap_zero_range(inode, valid, pos - valid, NULL, &ntfs_write_iomap_ops);
+	err = iomap_zero_range(inode, valid, pos - valid, NULL, &ntfs_write_iomap_ops);
+	if (!err && past_eof < round_down(pos, bs))
+		err = ntfs_zero_on_disk(inode, past_eof, round_down(pos, bs));
+	return err;
 }
 
 /* A write into a resident value; -ENOSPC when it does not fit the record. */

@@ -495,6 +495,7 @@ void *ntfs_read_attr_list(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a
 
 /* data.c */
 extern const struct iomap_ops ntfs_iomap_ops;
+int ntfs_zero_on_disk(struct inode *inode, loff_t start, loff_t end);
 extern const struct address_space_operations ntfs_aops;
 
 /* trans.c */

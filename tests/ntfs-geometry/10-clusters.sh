@@ -7,7 +7,8 @@
 # and grown across a cluster boundary; a sparse file; holes punched;
 # ranges collapsed and inserted on cluster boundaries; 400 entries in one
 # directory (index blocks smaller, equal to or larger than a cluster),
-# half removed; links, a symlink, xattrs; a remount; then two processes of
+# half removed; a write far past the end over clusters allocated past it;
+# links, a symlink, xattrs; a remount; then two processes of
 # seeded random operations (tests/tools/randops) with the cluster as the
 # alignment of their collapses and inserts.
 # The host attaches one disk per "# volume NAME SIZE CLUSTER [SECTOR]"
@@ -75,6 +76,23 @@ workload() {
 		x OK "insert (by copying)" insert-copy "$d/f/shift" 0 $((2 * c))
 	fi
 	x OK "write into the inserted hole" pwrite "$d/f/shift" 100 200 27
+
+	# A write pages past the end of a sparse file whose clusters past the
+	# end were allocated (KEEP_SIZE) over old data, a hole after them:
+	# the gap must read as zeros after the remount (writeback once dropped
+	# the zeroed blocks past the end, iomap_zero_range() flushing at the
+	# hole before the write moved the end).
+	head=$((16 * c))
+	[ $head -le 1048576 ] || head=$((2 * c))
+	x OK "$head bytes and 8000" pwrite "$d/f/gap" 0 $((head + 8000)) 30
+	sync
+	x OK "cut to 8000 bytes" truncate "$d/f/gap" 8000
+	sync
+	x OK "its end written again" pwrite "$d/f/gap" 7900 100 31
+	x OK "its first cluster punched" punch "$d/f/gap" 0 $c
+	end=$(((8000 + c - 1) / c * c))
+	x OK "3 clusters allocated past its end" keep "$d/f/gap" $end $((3 * c))
+	x OK "100 bytes two pages further on" pwrite "$d/f/gap" $((end + 3 * c + 8192)) 100 32
 
 	# a directory of 400 entries, half removed
 	x OK "mkdir many" mkdir "$d/many"

@@ -136,6 +136,21 @@ static int fail(struct writer *w, const char *fmt, ...)
 	return -1;
 }
 
+/* With -v: what the data operation on inode @k does, before it does it. */
+static void trace(struct writer *w, int k, const char *fmt, ...)
+{
+	char line[PATH_MAX + 100];
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* one call: the writers' lines must not interleave */
+	fprintf(stderr, "randops: writer %d, op %ld, inode %d: %s\n", w->id, w->op, k, line);
+}
+
 static void dir_path(struct writer *w, int d, char *buf, size_t size)
 {
 	if (w->dirs[d].parent < 0) {
@@ -271,6 +286,7 @@ static int op_create(struct writer *w)
 	new_name(w, d, ino->links[0].name);
 	link_path(w, &ino->links[0], path, sizeof(path));
 	len = below(w, 3) ? pick_length(w) : 0;
+	trace(w, k, "create %s, %lld bytes", path, len);
 	fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
 	if (fd < 0)
 		return fail(w, "create %s", path);
@@ -326,6 +342,7 @@ static int op_write(struct writer *w, bool append)
 	fd = open_inode(w, k, O_WRONLY | (append ? O_APPEND : 0), path);
 	if (fd < 0)
 		return -1;
+	trace(w, k, "write %lld at %lld", len, off);
 	if (write_data(fd, off, len, next(w), append)) {
 		close(fd);
 		return fail(w, "write %lld at %lld to %s", len, off, path);
@@ -349,6 +366,7 @@ static int op_truncate(struct writer *w)
 	if (size > FILE_CAP || w->bytes + size - ino->size > WRITER_CAP)
 		size = ino->size / 2;
 	link_path(w, &ino->links[below(w, ino->nlinks)], path, sizeof(path));
+	trace(w, k, "truncate to %lld (size %lld)", size, ino->size);
 	if (truncate(path, size))
 		return fail(w, "truncate %s to %lld", path, size);
 	resize(w, ino, size);
@@ -367,6 +385,7 @@ static int op_rename(struct writer *w)
 	l = &w->inodes[k].links[below(w, w->inodes[k].nlinks)];
 	link_path(w, l, from, sizeof(from));
 	new_name(w, d, name);
+	trace(w, k, "rename %s to %s", from, name);
 	w->dirs[l->dir].entries--;
 	l->dir = d;
 	strcpy(l->name, name);
@@ -399,6 +418,7 @@ static int op_replace(struct writer *w)
 	ib = below(w, w->inodes[b].nlinks);
 	link_path(w, &w->inodes[a].links[ia], from, sizeof(from));
 	link_path(w, &w->inodes[b].links[ib], to, sizeof(to));
+	trace(w, a, "rename %s over %s (inode %d)", from, to, b);
 	if (rename(from, to))
 		return fail(w, "rename %s over %s", from, to);
 	w->dirs[w->inodes[a].links[ia].dir].entries--;
@@ -423,6 +443,7 @@ static int op_link(struct writer *w)
 	l->dir = d;
 	new_name(w, d, l->name);
 	link_path(w, l, to, sizeof(to));
+	trace(w, k, "link %s to %s", from, to);
 	if (link(from, to))
 		return fail(w, "link %s to %s", from, to);
 	ino->nlinks++;
@@ -439,6 +460,7 @@ static int op_unlink(struct writer *w)
 		return op_create(w);
 	i = below(w, w->inodes[k].nlinks);
 	link_path(w, &w->inodes[k].links[i], path, sizeof(path));
+	trace(w, k, "unlink %s", path);
 	if (unlink(path))
 		return fail(w, "unlink %s", path);
 	drop_link(w, k, i);
@@ -538,6 +560,7 @@ static int op_fallocate(struct writer *w)
 	fd = open_inode(w, k, O_WRONLY, path);
 	if (fd < 0)
 		return -1;
+	trace(w, k, "fallocate mode %#x at %lld, %lld bytes", mode, off, len);
 	if (fallocate(fd, mode, off, len)) {
 		close(fd);
 		return fail(w, "fallocate mode %#x at %lld, %lld bytes of %s", mode, off, len, path);
@@ -595,6 +618,8 @@ static int op_shift(struct writer *w, bool insert)
 	fd = open_inode(w, k, O_RDWR, path);
 	if (fd < 0)
 		return -1;
+	trace(w, k, "%s %lld bytes at %lld (size %lld)", insert ? "insert" : "collapse", len, off,
+	      size);
 	if (fallocate(fd, mode, off, len) &&
 	    (errno != EOPNOTSUPP || !emulate || shift_by_copy(fd, size, off, len, insert))) {
 		close(fd);
@@ -632,6 +657,7 @@ static int op_setxattr(struct writer *w)
 	for (i = 0; i < len; i++)
 		value[i] = data_byte(seed, i);
 	link_path(w, &ino->links[below(w, ino->nlinks)], path, sizeof(path));
+	trace(w, k, "setxattr %s, %d bytes", name, len);
 	return setxattr(path, name, value, len, 0) ? fail(w, "setxattr %s on %s", name, path) : 0;
 }
 
@@ -648,6 +674,7 @@ static int op_rmxattr(struct writer *w)
 	snprintf(name, sizeof(name), "user.k%u", ino->xattrs[i]);
 	ino->xattrs[i] = ino->xattrs[--ino->nx];
 	link_path(w, &ino->links[below(w, ino->nlinks)], path, sizeof(path));
+	trace(w, k, "removexattr %s", name);
 	return removexattr(path, name) ? fail(w, "removexattr %s on %s", name, path) : 0;
 }
 
@@ -661,6 +688,7 @@ static int op_fsync(struct writer *w)
 	fd = open_inode(w, k, O_WRONLY, path);
 	if (fd < 0)
 		return -1;
+	trace(w, k, "fsync");
 	rc = below(w, 2) ? fsync(fd) : fdatasync(fd);
 	if (rc) {
 		close(fd);

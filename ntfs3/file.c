@@ -202,6 +202,18 @@ static const struct iomap_ops ntfs_write_iomap_ops = {
 	.iomap_begin = ntfs_write_iomap_begin,
 };
 
+/*
+ * Zeros into [@pos, @pos + @len) of the page cache.  An empty range does
+ * nothing: iomap_zero_range() would still take the folio at @pos and mark
+ * it uptodate without reading it, its old memory then shown as the file's.
+ */
+static int ntfs_zero_cached(struct inode *inode, loff_t pos, loff_t len)
+{
+	if (len <= 0)
+		return 0;
+	return iomap_zero_range(inode, pos, len, NULL, &ntfs_write_iomap_ops);
+}
+
 static int ntfs_do_make_nonresident(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b)
 {
 	return ntfs_stream_make_nonresident(t, inode);
@@ -255,7 +267,7 @@ static int ntfs_zero_gap(struct inode *inode, loff_t pos)
 		if (err)
 			return err;
 	}
-	err = iomap_zero_range(inode, valid, pos - valid, NULL, &ntfs_write_iomap_ops);
+	err = ntfs_zero_cached(inode, valid, pos - valid);
 	if (!err && past_eof < round_down(pos, bs))
 		err = ntfs_zero_on_disk(inode, past_eof, round_down(pos, bs));
 	return err;
@@ -480,7 +492,7 @@ static int ntfs_zero_valid(struct inode *inode, loff_t pos, loff_t len)
 
 	if (pos >= valid)
 		return 0;
-	return iomap_zero_range(inode, pos, min(len, valid - pos), NULL, &ntfs_write_iomap_ops);
+	return ntfs_zero_cached(inode, pos, min(len, valid - pos));
 }
 
 /*
@@ -631,14 +643,105 @@ static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 
 /* ---- mmap and fsync ----------------------------------------------------- */
 
-static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
+/**
+ * ntfs_extend_valid() - Move the valid size of a non-resident stream forward
+ * @inode:	the inode, i_rwsem held
+ * @to:		the new valid size, at most the file size
+ *
+ * Stores through a shared mapping past the valid size would stay past it
+ * (and read back as zeros); the bytes between become zeros on disk before
+ * it moves.  i_rwsem keeps writes out, and with them every dirty folio
+ * past the valid size (page faults extend it before they dirty one): the
+ * whole blocks between are zeroed on disk, the partial ones at both ends
+ * in the page cache.
+ *
+ * Return: 0 or the error of the zeroing or of the record's update.
+ */
+static int ntfs_extend_valid(struct inode *inode, loff_t to)
+{
+	loff_t valid = NTFS_I(inode)->stream.valid_size;
+	unsigned int bs = i_blocksize(inode);
+	loff_t head, tail;
+	int err;
+
+	if (to <= valid || NTFS_I(inode)->stream.resident)
+		return 0;
+	head = min(round_up(valid, bs), to);
+	tail = max(round_down(to, bs), head);
+	err = ntfs_zero_cached(inode, valid, head - valid);
+	if (!err && head < tail)
+		err = ntfs_zero_on_disk(inode, head, tail);
+	if (!err)
+		err = ntfs_zero_cached(inode, tail, to - tail);
+	if (!err)
+		err = ntfs_change(inode, ntfs_do_write_sizes, to, 0);
+	return err;
+}
+
+/* Valid size wanted before a store into the faulting folio, 0 when none. */
+static loff_t ntfs_fault_valid_end(struct vm_fault *vmf)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
+	struct folio *folio = page_folio(vmf->page);
+	loff_t size = i_size_read(inode);
+	loff_t end = min(size, folio_pos(folio) + (loff_t)folio_size(folio));
+
+	if (end <= READ_ONCE(NTFS_I(inode)->stream.valid_size))
+		return 0;
+	/* A store far past it makes the rest of its megabyte valid too. */
+	return min(size, round_up(end, SZ_1M));
+}
+
+/*
+ * The valid size moves under i_rwsem, which must not be taken under the
+ * fault's mmap lock (writes fault user pages in under i_rwsem): the lock
+ * is dropped, the work done, and the fault retried.
+ */
+static vm_fault_t ntfs_fault_extend_valid(struct vm_fault *vmf, loff_t to)
+{
+	struct file *file = get_file(vmf->vma->vm_file);
+	struct inode *inode = file_inode(file);
+
+	release_fault_lock(vmf);
+	sb_start_write(inode->i_sb);
+	inode_lock(inode);
+	if (!ntfs_check_writable(inode))
+		ntfs_extend_valid(inode, min(to, i_size_read(inode)));
+	inode_unlock(inode);
+	sb_end_write(inode->i_sb);
+	fput(file);
+	return VM_FAULT_RETRY;
+}
+
+/*
+ * Without a retry (get_user_pages() that cannot drop the mmap lock, or the
+ * retry itself) the valid size moves only if i_rwsem is free.
+ */
+static int ntfs_fault_extend_valid_locked(struct inode *inode, loff_t to)
+{
+	int err;
+
+	if (!inode_trylock(inode))
+		return -EAGAIN;
+	err = ntfs_extend_valid(inode, to);
+	inode_unlock(inode);
+	return err;
+}
+
+static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
+{
+	const unsigned int no_drop = FAULT_FLAG_TRIED | FAULT_FLAG_RETRY_NOWAIT;
+	struct inode *inode = file_inode(vmf->vma->vm_file);
+	loff_t to = ntfs_fault_valid_end(vmf);
 	vm_fault_t ret;
 
+	if (to && (vmf->flags & FAULT_FLAG_ALLOW_RETRY) && !(vmf->flags & no_drop))
+		return ntfs_fault_extend_valid(vmf, to);
 	sb_start_pagefault(inode->i_sb);
 	file_update_time(vmf->vma->vm_file);
 	if (ntfs_check_writable(inode) || NTFS_I(inode)->stream.resident)
+		ret = VM_FAULT_SIGBUS;
+	else if (to && ntfs_fault_extend_valid_locked(inode, to))
 		ret = VM_FAULT_SIGBUS;
 	else
 		ret = iomap_page_mkwrite(vmf, &ntfs_write_iomap_ops);

@@ -5,7 +5,8 @@
 # clusters at the edges become zeros, the size stays.  Checked: contents
 # (the tmpfs reference punches the same ranges), the blocks and free
 # space given back with ours, writes into a punched hole, a hole in a file
-# of many extents, a whole file punched, a remount between.  Frame:
+# of many extents, a whole file punched, a remount between (then an
+# aligned hole in a file with nothing cached).  Frame:
 # tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
@@ -34,6 +35,9 @@ workload() {
 	x OK "a hole over the end of the file" punch "$d/h/one" 990000 100000
 	x OK "a write into the first hole" pwrite "$d/h/one" 150000 5000 2
 	remount
+	# nothing of the file cached: the page after an aligned hole must be
+	# read, not taken as it is in memory (an empty zeroing once did that)
+	x OK "an aligned hole right after the remount" punch "$d/h/one" 409600 8192
 	x OK "a write at the start again" pwrite "$d/h/one" 100 3000 3
 	x OK "a small file (resident) punched" pwrite "$d/h/small" 0 300 4
 	x OK "punch in it" punch "$d/h/small" 10 50

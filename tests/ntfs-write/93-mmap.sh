@@ -1,0 +1,39 @@
+#!/bin/sh
+# mmap: data stored through shared writable mappings (page_mkwrite), then
+# msync.  Checked by contents (the tmpfs reference stores the same bytes):
+# a file grown by truncate (nothing written: its valid size stays 0) and
+# stored into far past its valid size; stores into a punched hole, into
+# the last partial page of a file, into a small (resident) file, next to
+# bytes written with pwrite; a remount between, then stores again.
+# Frame: tests/include/ntfs-write.sh.
+. /tests/include/ntfs-write.sh
+
+workload() {
+	d=$1
+	x OK "mkdir m" mkdir "$d/m"
+	x OK "an empty file" create "$d/m/grown"
+	x OK "grown to 1 MB by truncate" truncate "$d/m/grown" 1000000
+	x OK "3000 bytes stored at 500000" mwrite "$d/m/grown" 500000 3000 1
+	x OK "100 bytes stored at its start" mwrite "$d/m/grown" 0 100 2
+
+	x OK "a file of 300 KB" pwrite "$d/m/holed" 0 300000 3
+	x OK "a hole punched at 100000" punch "$d/m/holed" 100000 100000
+	x OK "5000 bytes stored inside the hole" mwrite "$d/m/holed" 150000 5000 4
+
+	x OK "a file of 10000 bytes" pwrite "$d/m/tail" 0 10000 5
+	x OK "its last 1000 bytes stored" mwrite "$d/m/tail" 9000 1000 6
+
+	x OK "a file of 300 bytes" pwrite "$d/m/small" 0 300 7
+	x OK "40 bytes stored in it" mwrite "$d/m/small" 10 40 8
+
+	x OK "a file of 64 KiB" pwrite "$d/m/mixed" 0 65536 9
+	x OK "a page stored in its middle" mwrite "$d/m/mixed" 8192 4096 10
+	x OK "and written next to it" pwrite "$d/m/mixed" 12288 100 11
+	remount
+	x OK "stored again after the remount" mwrite "$d/m/grown" 999000 1000 12
+	x OK "grown by a write past its end" pwrite "$d/m/tail" 20000 10 13
+	x OK "stored into the gap" mwrite "$d/m/tail" 15000 100 14
+}
+
+run_workload mmap
+write_done

@@ -70,6 +70,25 @@ template() {
 	echo "$_t"
 }
 
+# source_tar: the path of a plain tar of include/ of Debian's Linux source
+# (for tests/ntfs-write/98-untar.sh, attached read-only as disk
+# "untar-src": busybox tar reads it from the device), made once and kept.
+source_tar() {
+	_t=$BUILD/ntfs-write-src/linux-include.tar
+	_src=/usr/src/linux-source-6.12.tar.xz
+	if [ ! -f "$_t" ]; then
+		[ -f "$_src" ] || die "$_src missing: apt-get install linux-source-6.12 (scripts/build/deps.sh)"
+		rm -rf "$_t.d" && mkdir -p "$_t.d"
+		xz -dc "$_src" | tar -x -C "$_t.d" linux-source-6.12/include ||
+			die "could not unpack include/ from $_src"
+		tar -c --format=gnu --owner=0 --group=0 --numeric-owner -f "$_t.new" \
+			-C "$_t.d/linux-source-6.12" include || die "could not make $_t"
+		rm -rf "$_t.d"
+		mv "$_t.new" "$_t"
+	fi
+	echo "$_t:ro"
+}
+
 prepare() {
 	command -v mkntfs >/dev/null || die "mkntfs missing (scripts/build/deps.sh)"
 	drv=${NTFS_WRITE_DRIVER:-${DRIVER:-ours}}
@@ -84,6 +103,9 @@ prepare() {
 		# a disk of 4096-byte logical blocks for a volume of such sectors
 		echo "$DIR/write-$n.img$([ "$sec" != 4096 ] || echo :4k) write-$n"
 	done
+	if grep -q '^untar ' "$DIR/volumes"; then
+		echo "$(source_tar) untar-src"
+	fi
 	truncate -s 16M "$DIR/write-out.img"
 	echo "$DIR/write-out.img write-out"
 	mkdir -p "$DIR/overlay/ntfs-write"

@@ -71,6 +71,18 @@ for _old in RT_BOOTS_VARIANT RT_SOAK_VARIANT BENCH_NTFS_VARIANT; do
 	[ -z "$_val" ] || die "$_old is gone: say VARIANT=$_val instead"
 done
 
+# copy_program PROG STAGE: /usr/bin/PROG with its shared libraries and ELF
+# loader under STAGE (a root tree for the guest).
+copy_program() {
+	[ -x "/usr/bin/$1" ] || return 1
+	mkdir -p "$2/usr/bin"
+	cp "/usr/bin/$1" "$2/usr/bin/"
+	for _lib in $(ldd "/usr/bin/$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$2$(dirname "$_lib")"
+		cp -L "$_lib" "$2$_lib"
+	done
+}
+
 pkg_version() {
 	dpkg-query -W -f='${Version}' "$SRC_PKG" 2>/dev/null
 }

@@ -26,13 +26,7 @@ cp -a "$BUILD/tests/." "$stage/tests/"
 # rt-tests (Debian's package, dynamically linked) for tests/rt and
 # bench/rt: the programs with their shared libraries and the ELF loader.
 for prog in pi_stress pip_stress cyclictest signaltest hackbench; do
-	[ -x "/usr/bin/$prog" ] || continue
-	mkdir -p "$stage/usr/bin"
-	cp "/usr/bin/$prog" "$stage/usr/bin/"
-	for lib in $(ldd "/usr/bin/$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
-		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
-	done
+	copy_program "$prog" "$stage" || true
 done
 
 # In-tree modules of this kernel; ntfs3 apart, as the reference driver.

@@ -7,7 +7,7 @@ PKGS="build-essential flex bison bc libelf-dev libssl-dev dwarves ccache cpio
 kmod git rsync xz-utils file python3 sparse gcc-multilib
 qemu-system-x86 busybox-static linux-source-6.12
 ntfs-3g libfsntfs-utils fuse3 attr forensics-samples-ntfs liburing-dev python3-ply python3-git
-dkms rt-tests"
+dkms rt-tests fio"
 
 missing=""
 for p in $PKGS; do

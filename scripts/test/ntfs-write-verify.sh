@@ -106,6 +106,11 @@ prepare() {
 	if grep -q '^untar ' "$DIR/volumes"; then
 		echo "$(source_tar) untar-src"
 	fi
+	# Debian's fio for tests/ntfs-write/95-fio.sh (64 libraries, 80 MB:
+	# in this suite's overlay only, not in every initramfs)
+	if grep -q '^fio ' "$DIR/volumes"; then
+		copy_program fio "$DIR/overlay" || die "fio missing (scripts/build/deps.sh)"
+	fi
 	truncate -s 16M "$DIR/write-out.img"
 	echo "$DIR/write-out.img write-out"
 	mkdir -p "$DIR/overlay/ntfs-write"

@@ -11,7 +11,8 @@
  * mkdir, rmdir (also of a non-empty directory: ENOTEMPTY), directory
  * rename, fallocate (mode 0, KEEP_SIZE, PUNCH_HOLE, and with ALIGN > 0
  * COLLAPSE_RANGE and INSERT_RANGE on ALIGN-aligned ranges), user.* xattrs
- * set and removed, fsync.  Its choices depend only on SEED, W and its own
+ * set and removed, fsync, stores through a shared mapping (inside the
+ * file's size, then msync).  Its choices depend only on SEED, W and its own
  * model of its tree, never on timing, so the same command leaves the same
  * tree on any file system: the tests run it on the volume, then again on
  * tmpfs with the counts it printed, and compare the two trees.  Every
@@ -29,8 +30,9 @@
  * "writer W: N ops"; those counts, as a list to -n, replay the run.  -e: emulate
  * COLLAPSE_RANGE and INSERT_RANGE with read and write where fallocate
  * answers EOPNOTSUPP (tmpfs has neither).  -v: each operation's number
- * and kind (the order of the switch in one_op()) on stderr.  Exit 0 when every writer and
- * reader succeeded, 1 otherwise, 2 on a usage error.
+ * and kind (the order of the switch in one_op()) on stderr, and what each
+ * operation on a file does, with the file's number.  Exit 0 when every
+ * writer and reader succeeded, 1 otherwise, 2 on a usage error.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -48,6 +50,7 @@
 #include <string.h>
 #include <time.h>
 #include <linux/falloc.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -630,6 +633,39 @@ static int op_shift(struct writer *w, bool insert)
 	return close(fd) ? fail(w, "close %s", path) : 0;
 }
 
+/* Bytes stored through a shared mapping of a part of the file, msync'ed. */
+static int op_mwrite(struct writer *w)
+{
+	long long off, len, head, i;
+	char path[PATH_MAX];
+	unsigned char *map;
+	uint64_t seed;
+	int k, fd;
+
+	k = pick_inode(w, false);
+	if (k < 0 || !w->inodes[k].size)
+		return op_write(w, false);
+	off = below(w, w->inodes[k].size);
+	len = 1 + below(w, w->inodes[k].size - off < 65536 ? w->inodes[k].size - off : 65536);
+	seed = next(w);
+	head = off % 4096;
+	fd = open_inode(w, k, O_RDWR, path);
+	if (fd < 0)
+		return -1;
+	trace(w, k, "store %lld at %lld through a mapping", len, off);
+	map = mmap(NULL, head + len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off - head);
+	close(fd);
+	if (map == MAP_FAILED)
+		return fail(w, "mmap %lld bytes at %lld of %s", len, off, path);
+	for (i = 0; i < len; i++)
+		map[head + i] = data_byte(seed, off + i);
+	if (msync(map, head + len, MS_SYNC)) {
+		munmap(map, head + len);
+		return fail(w, "msync %lld bytes at %lld of %s", len, off, path);
+	}
+	return munmap(map, head + len) ? fail(w, "munmap %s", path) : 0;
+}
+
 static int op_setxattr(struct writer *w)
 {
 	int k = pick_inode(w, false);
@@ -701,9 +737,9 @@ static int op_fsync(struct writer *w)
 static int one_op(struct writer *w)
 {
 	static const unsigned char weights[] = {
-		14, 14, 6, 6, 8, 3, 4, 8, 4, 3, 2, 6, 2, 2, 5, 3, 2,
+		14, 14, 6, 6, 8, 3, 4, 8, 4, 3, 2, 6, 2, 2, 5, 3, 2, 4,
 	};
-	long r = below(w, 92), i = 0;
+	long r = below(w, 96), i = 0;
 
 	while (r >= weights[i])
 		r -= weights[i++];
@@ -728,7 +764,8 @@ static int one_op(struct writer *w)
 	case 13: return op_shift(w, true);
 	case 14: return op_setxattr(w);
 	case 15: return op_rmxattr(w);
-	default: return op_fsync(w);
+	case 16: return op_fsync(w);
+	default: return op_mwrite(w);
 	}
 }
 

@@ -693,57 +693,38 @@ static loff_t ntfs_fault_valid_end(struct vm_fault *vmf)
 }
 
 /*
- * The valid size moves under i_rwsem, which must not be taken under the
- * fault's mmap lock (writes fault user pages in under i_rwsem): the lock
- * is dropped, the work done, and the fault retried.
+ * The valid size moves under i_rwsem, which a fault must not wait for
+ * under its mmap lock (writes fault user pages in under i_rwsem), and
+ * page_mkwrite cannot drop that lock and retry: the lock is only tried.
+ * When it is busy the fault ends without a writable mapping and the store
+ * faults again.
  */
-static vm_fault_t ntfs_fault_extend_valid(struct vm_fault *vmf, loff_t to)
-{
-	struct file *file = get_file(vmf->vma->vm_file);
-	struct inode *inode = file_inode(file);
-
-	release_fault_lock(vmf);
-	sb_start_write(inode->i_sb);
-	inode_lock(inode);
-	if (!ntfs_check_writable(inode))
-		ntfs_extend_valid(inode, min(to, i_size_read(inode)));
-	inode_unlock(inode);
-	sb_end_write(inode->i_sb);
-	fput(file);
-	return VM_FAULT_RETRY;
-}
-
-/*
- * Without a retry (get_user_pages() that cannot drop the mmap lock, or the
- * retry itself) the valid size moves only if i_rwsem is free.
- */
-static int ntfs_fault_extend_valid_locked(struct inode *inode, loff_t to)
+static vm_fault_t ntfs_fault_extend_valid(struct inode *inode, loff_t to)
 {
 	int err;
 
-	if (!inode_trylock(inode))
-		return -EAGAIN;
+	if (!inode_trylock(inode)) {
+		cond_resched();
+		return VM_FAULT_NOPAGE;
+	}
 	err = ntfs_extend_valid(inode, to);
 	inode_unlock(inode);
-	return err;
+	return err ? vmf_error(err) : 0;
 }
 
 static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
 {
-	const unsigned int no_drop = FAULT_FLAG_TRIED | FAULT_FLAG_RETRY_NOWAIT;
 	struct inode *inode = file_inode(vmf->vma->vm_file);
 	loff_t to = ntfs_fault_valid_end(vmf);
-	vm_fault_t ret;
+	vm_fault_t ret = 0;
 
-	if (to && (vmf->flags & FAULT_FLAG_ALLOW_RETRY) && !(vmf->flags & no_drop))
-		return ntfs_fault_extend_valid(vmf, to);
 	sb_start_pagefault(inode->i_sb);
 	file_update_time(vmf->vma->vm_file);
 	if (ntfs_check_writable(inode) || NTFS_I(inode)->stream.resident)
 		ret = VM_FAULT_SIGBUS;
-	else if (to && ntfs_fault_extend_valid_locked(inode, to))
-		ret = VM_FAULT_SIGBUS;
-	else
+	else if (to)
+		ret = ntfs_fault_extend_valid(inode, to);
+	if (!ret)
 		ret = iomap_page_mkwrite(vmf, &ntfs_write_iomap_ops);
 	sb_end_pagefault(inode->i_sb);
 	return ret;

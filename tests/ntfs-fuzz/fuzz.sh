@@ -18,7 +18,7 @@ FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60}
 FUZZ_DEADLINE=$((${HX_TEST_TIMEOUT:-600} - FUZZ_TIMEOUT - 90))
 export FUZZ_TIMEOUT FUZZ_DEADLINE
 [ -z "${FUZZ_WALK:-}" ] || export FUZZ_WALK
-export FUZZ_WRITE=${FUZZ_WRITE:-0}
+export FUZZ_WRITE=${FUZZ_WRITE:-1}
 if [ ! -s "$DIR/cases" ]; then
 	echo "1..0 # SKIP no fuzz cases in this boot (scripts/test/check.sh puts them into the overlay)"
 	exit 0

@@ -34,7 +34,7 @@
  *	run).  Kernel messages are read from /dev/kmsg and counted per
  *	case.  Ends with a summary (also per category), a check that each
  *	image equals its REFDIR copy again, and the plan.
- *	Write phase (FUZZ_WRITE=1 turns it on): every case that mounted is
+ *	Write phase (on unless FUZZ_WRITE=0): every case that mounted is
  *	copied, mounted read-write and given a short workload (create,
  *	write, rename, link, truncate, unlink, rmdir in a new directory;
  *	appends, truncation, a punched hole, a range inserted and collapsed
@@ -1180,7 +1180,7 @@ static void write_phase(const char *img, const char *mnt)
 	char copy[PATH_MAX], dev[64];
 	int lfd, mfd;
 
-	if (!env || strcmp(env, "1"))
+	if (env && !strcmp(env, "0"))
 		return;
 	part(P_WRITE);
 	snprintf(copy, sizeof(copy), "%s.w", img);

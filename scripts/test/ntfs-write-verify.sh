@@ -52,9 +52,51 @@ volumes() {
 	done
 }
 
+# windows_volume: the path of the NTFS volume that Debian ships as
+# forensics-samples-ntfs (49 MiB, NTFS 3.1, clean, 19 media and text files
+# in 4 directories), cut out of its MBR disk once and kept, with a
+# directory dosname/ added by ntfs-3g: files and a directory that carry a
+# Win32 name and a DOS 8.3 name, as Windows gives them.
+windows_volume() {
+	_w=$DIR/windows-forensics.img
+	if [ ! -f "$_w" ]; then
+		[ -f "$BUILD/demo/forensics.img" ] || "$S/images/make-demo-disk.sh" >&2
+		# the partition: MBR entry 0, from sector 2048, 100 352 sectors
+		dd if="$BUILD/demo/forensics.img" of="$_w.new" bs=512 skip=2048 count=100352 \
+			status=none || die "could not cut the volume out of $BUILD/demo/forensics.img"
+		MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
+		mkdir -p "$MNT"
+		fuse_mount "$_w.new" rw
+		mkdir "$MNT/dosname" "$MNT/dosname/Directory With Long Name"
+		printf 'long name with a short alias\n' >"$MNT/dosname/Long File Name Document.txt"
+		printf 'another\n' >"$MNT/dosname/another-long-name.data"
+		printf 'third\n' >"$MNT/dosname/Third Long Name.txt"
+		setfattr -n system.ntfs_dos_name -v LONGFI~1.TXT "$MNT/dosname/Long File Name Document.txt" &&
+			setfattr -n system.ntfs_dos_name -v ANOTHE~1.DAT "$MNT/dosname/another-long-name.data" &&
+			setfattr -n system.ntfs_dos_name -v THIRDL~1.TXT "$MNT/dosname/Third Long Name.txt" &&
+			setfattr -n system.ntfs_dos_name -v DIRECT~1 "$MNT/dosname/Directory With Long Name" ||
+			{ fuse_reap; die "ntfs-3g could not give DOS names on $_w.new"; }
+		fuse_umount
+		mv "$_w.new" "$_w"
+	fi
+	echo "$_w"
+}
+
+# windows_tree DEST: the files of the Windows volume, copied out by ntfs-3g
+# (the reference run on tmpfs starts from them: tests/ntfs-write/91-windows.sh).
+windows_tree() {
+	MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
+	mkdir -p "$MNT" "$1"
+	fuse_mount "$(windows_volume)" ro
+	cp -a "$MNT/." "$1/" || { fuse_reap; die "could not copy the Windows volume's files"; }
+	fuse_umount
+}
+
 # template SIZE CLUSTER SECTOR: the path of a blank volume of that shape,
 # made by mkntfs once and kept (a sector of 4096 gives records of 4096).
+# SIZE "windows" is the volume Windows wrote (windows_volume).
 template() {
+	[ "$1" != windows ] || { windows_volume; return; }
 	_t=$DIR/blank-$1
 	[ "$2" = - ] || _t=$_t-c$2
 	[ "$3" = - ] || _t=$_t-s$3
@@ -103,6 +145,9 @@ prepare() {
 		# a disk of 4096-byte logical blocks for a volume of such sectors
 		echo "$DIR/write-$n.img$([ "$sec" != 4096 ] || echo :4k) write-$n"
 	done
+	if grep -q '^windows ' "$DIR/volumes"; then
+		windows_tree "$DIR/overlay/ntfs-write/tree-windows"
+	fi
 	if grep -q '^untar ' "$DIR/volumes"; then
 		echo "$(source_tar) untar-src"
 	fi

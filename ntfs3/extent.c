@@ -191,9 +191,14 @@ static int ntfs_xstore_from(struct ntfs_xstore *s, struct ntfs_xent *x)
 	if (rec == s->base)
 		room -= min_t(size_t, room, ntfs_file_list_reserve(s->t, s->base));
 	w = ntfs_runs_fit(s->runs, s->nr, vcn, s->end, room);
-	/* Names and EAs filled the base record: the extent moves out (@x follows). */
-	if (w == vcn && rec == s->base) {
-		a = ntfs_file_move_out(s->t, s->base, s->base_nr, a, &rec, &near);
+	/*
+	 * Names and EAs filled the base record, or other attributes an
+	 * extension record: the extent moves to another record (@x follows).
+	 */
+	if (w == vcn) {
+		a = rec == s->base ?
+		    ntfs_file_move_out(s->t, s->base, s->base_nr, a, &rec, &near) :
+		    ntfs_file_rehome(s->t, s->base, s->base_nr, rec, x->nr, a, &rec, &near);
 		if (IS_ERR(a))
 			return PTR_ERR(a);
 		x->nr = near;

@@ -1206,6 +1206,55 @@ struct ntfs_attr *ntfs_file_move_out(struct ntfs_trans *t, struct ntfs_record *b
 }
 
 /**
+ * ntfs_file_rehome() - Move an attribute of an extension record to a new one
+ * @t:		the transaction
+ * @base:	the file's base record (it holds the list)
+ * @base_nr:	its number
+ * @rec:	the extension record holding @a
+ * @rec_nr:	its number
+ * @a:		the attribute
+ * @where:	set to the new record
+ * @where_nr:	set to its number
+ *
+ * For an extent that has no room left in an extension record full of
+ * other attributes (the first extent of a stream that turns sparse grows
+ * by eight bytes).  Its list entry follows it; @rec is freed when it is
+ * left empty.
+ *
+ * Return: the attribute at its new place, or an ERR_PTR(): -ENOSPC (no
+ * free record), -EINVAL (an attribute laid out otherwise than this driver
+ * writes them), -EIO, -ENOMEM.  On an error the transaction must be
+ * aborted.
+ */
+struct ntfs_attr *ntfs_file_rehome(struct ntfs_trans *t, struct ntfs_record *base,
+				   u64 base_nr, struct ntfs_record *rec, u64 rec_nr,
+				   struct ntfs_attr *a, struct ntfs_record **where, u64 *where_nr)
+{
+	struct ntfs_arec_ctx c;
+	struct ntfs_record *to;
+	struct ntfs_attr *n;
+	u16 instance;
+	int err;
+
+	to = ntfs_xrec_new(t, base, base_nr, where_nr);
+	if (IS_ERR(to))
+		return ERR_CAST(to);
+	ntfs_rec_ctx(t->sbi, &c);
+	n = ntfs_xrec_copy(&c, to, a);
+	if (IS_ERR(n))
+		return n;
+	instance = le16_to_cpu(n->instance);
+	/* The entry is replaced by one of the same length: no room needed. */
+	err = ntfs_file_drop(t, base, rec, rec_nr, a);
+	if (!err)
+		err = ntfs_xlist_enter(t, base, ntfs_xrec_ref(to, *where_nr), n);
+	if (err)
+		return ERR_PTR(err);
+	*where = to;
+	return ntfs_arec_by_instance(&c, to, instance) ?: ERR_PTR(-EIO);
+}
+
+/**
  * ntfs_file_make_room() - Free room in a base record for an attribute that must be there
  * @t:		the transaction
  * @base:	the file's base record, its attributes checked

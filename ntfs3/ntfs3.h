@@ -559,6 +559,9 @@ int ntfs_file_fits(struct ntfs_trans *t, struct ntfs_record *base, u32 body_len)
 struct ntfs_attr *ntfs_file_move_out(struct ntfs_trans *t, struct ntfs_record *base,
 				     u64 base_nr, struct ntfs_attr *a,
 				     struct ntfs_record **where, u64 *where_nr);
+struct ntfs_attr *ntfs_file_rehome(struct ntfs_trans *t, struct ntfs_record *base,
+				   u64 base_nr, struct ntfs_record *rec, u64 rec_nr,
+				   struct ntfs_attr *a, struct ntfs_record **where, u64 *where_nr);
 struct ntfs_attr *ntfs_file_add(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
 				u32 type, const __le16 *name, u8 name_len, bool nonres,
 				u32 body_len, struct ntfs_record **where, u64 *where_nr);

@@ -776,11 +776,19 @@ static int ntfs_sedit_sparse_header(struct ntfs_sedit *e)
 
 	if (mp > len)
 		return -EIO;
-	/* Eight bytes more: a full record lets the extent go first. */
+	/*
+	 * Eight bytes more: a full base record lets the extent go first, to
+	 * an extension record with room for it as it is; one without the
+	 * eight bytes then gives it to a new record.
+	 */
+	if (ntfs_arec_free(&e->c, e->rec) < 8 && e->rec == e->base) {
+		a = ntfs_file_move_out(e->t, e->base, e->base_nr, e->a, &e->rec, &e->nr);
+		if (IS_ERR(a))
+			return PTR_ERR(a);
+		e->a = a;
+	}
 	if (ntfs_arec_free(&e->c, e->rec) < 8) {
-		a = e->rec == e->base ?
-		    ntfs_file_move_out(e->t, e->base, e->base_nr, e->a, &e->rec, &e->nr) :
-		    ntfs_file_rehome(e->t, e->base, e->base_nr, e->rec, e->nr, e->a, &e->rec,
+		a = ntfs_file_rehome(e->t, e->base, e->base_nr, e->rec, e->nr, e->a, &e->rec,
 				     &e->nr);
 		if (IS_ERR(a))
 			return PTR_ERR(a);

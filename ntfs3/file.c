@@ -254,19 +254,25 @@ static int ntfs_do_write_sizes(struct ntfs_trans *t, struct inode *inode, u64 en
 static int ntfs_zero_gap(struct inode *inode, loff_t pos)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u32 cs = NTFS_SB(inode->i_sb)->cluster_size;
 	unsigned int bs = i_blocksize(inode);
 	loff_t valid = ns->valid_size;
 	loff_t past_eof = max(round_up(i_size_read(inode), bs), valid);
+	loff_t head;
 	int err;
 
 	if (pos <= valid)
 		return 0;
-	/* A sparse stream's holes read as zeros already: only a plain one allocates. */
-	if (!ns->sparse) {
-		err = ntfs_write_alloc(inode, valid, pos - valid);
-		if (err)
-			return err;
-	}
+	/*
+	 * A sparse stream's holes read as zeros already: only a plain one
+	 * allocates the gap.  But the write will allocate its first cluster
+	 * whole, and what of it lies before @pos in the gap would keep the
+	 * cluster's old bytes: that part is allocated now and zeroed too.
+	 */
+	head = ns->sparse ? max(valid, round_down(pos, cs)) : valid;
+	err = ntfs_write_alloc(inode, head, pos - head);
+	if (err)
+		return err;
 	err = ntfs_zero_cached(inode, valid, pos - valid);
 	if (!err && past_eof < round_down(pos, bs))
 		err = ntfs_zero_on_disk(inode, past_eof, round_down(pos, bs));

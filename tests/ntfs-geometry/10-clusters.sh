@@ -93,6 +93,17 @@ workload() {
 	end=$(((8000 + c - 1) / c * c))
 	x OK "3 clusters allocated past its end" keep "$d/f/gap" $end $((3 * c))
 	x OK "100 bytes two pages further on" pwrite "$d/f/gap" $((end + 3 * c + 8192)) 100 32
+	# A sparse file's write past its valid size into a hole allocates the
+	# cluster whole: the part of it before the write (old data of the
+	# file's punched clusters) must read as zeros once the valid size
+	# moves over it (it did not when the cluster is larger than a page).
+	x OK "4 clusters" pwrite "$d/f/head" 0 $((4 * c)) 33
+	sync
+	x OK "the last 3 punched" punch "$d/f/head" $c $((3 * c))
+	sync
+	x OK "cut inside its second cluster" truncate "$d/f/head" $((c + c / 4))
+	x OK "grown to 3 clusters" truncate "$d/f/head" $((3 * c))
+	x OK "162 bytes in the middle of its 4th cluster" pwrite "$d/f/head" $((3 * c + c / 2 + 15)) 162 34
 
 	# a directory of 400 entries, half removed
 	x OK "mkdir many" mkdir "$d/many"

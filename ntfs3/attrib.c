@@ -292,8 +292,8 @@ static int ntfs_sedit_check_extent(struct ntfs_sedit *e)
 					    "attribute 0x%x: first extent or allocated size not as loaded",
 					    e->ns->type);
 	/* The stream knows whether the flags count (not on index blocks). */
-	if (e->ns->compressed || e->ns->encrypted)
-		return ntfs_sedit_unsupported(e, "a compressed or encrypted stream");
+	if (e->ns->encrypted)
+		return ntfs_sedit_unsupported(e, "an encrypted stream");
 	return 0;
 }
 
@@ -388,7 +388,7 @@ static void ntfs_set_blocks(struct inode *inode, u8 cluster_bits)
 
 	if (ns->resident)
 		bytes = 0;
-	else if (ns->sparse)
+	else if (ns->sparse || ns->compressed)
 		bytes = ntfs_runs_on_disk(ns->runs, ns->nr_runs, cluster_bits);
 	if (!NTFS_I(inode)->owner)
 		inode->i_blocks = bytes >> 9;
@@ -434,7 +434,7 @@ static int ntfs_sedit_fill(struct ntfs_sedit *e, struct ntfs_runs *out, u64 vcn,
 	struct ntfs_run_source src;
 
 	ntfs_sedit_source(e, &src);
-	if (ns->sparse)
+	if (ns->sparse || ns->compressed)
 		flags |= NTFS_FILL_GAP_HOLE;
 	return ntfs_runs_fill(ns->runs, ns->nr_runs, ns->alloc_size >> e->sbi->cluster_bits,
 			      vcn, end, flags, &src, out);
@@ -583,8 +583,7 @@ static int ntfs_check_vcn_range(struct ntfs_sb *sbi, u64 vcn, u64 len)
  *
  * Return: 0; -ENOSPC when the volume has no clusters left or the record
  * no room for the mapping pairs (the transaction must then be aborted);
- * -EOPNOTSUPP for streams in several records, compressed or encrypted
- * ones; -EFBIG, -EIO, -ENOMEM.
+ * -EOPNOTSUPP for encrypted streams; -EFBIG, -EIO, -ENOMEM.
  */
 int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len)
 {
@@ -610,6 +609,88 @@ int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 	if (!err)
 		ntfs_sedit_install(&e, &rb, end << e.sbi->cluster_bits, e.ns->data_size,
 				   e.ns->valid_size);
+	ntfs_runs_free(&rb);
+	return err;
+}
+
+/* Write @data to the clusters that @rb gives to VCNs [@vcn, @end). */
+static int ntfs_sedit_write_data(struct ntfs_sedit *e, const struct ntfs_runs *rb, u64 vcn,
+				 u64 end, void *data)
+{
+	u8 cb = e->sbi->cluster_bits;
+	const struct ntfs_run *run;
+	u64 at = vcn, n;
+	int err = 0;
+
+	while (!err && at < end) {
+		run = ntfs_run_lookup(rb->runs, rb->nr, at);
+		if (!run || run->lcn == NTFS_LCN_HOLE)
+			return -EIO;
+		n = min(run->vcn + run->len, end) - at;
+		err = ntfs_volume_io(e->sbi->sb, (run->lcn + at - run->vcn) << cb,
+				     data + ((at - vcn) << cb), n << cb, REQ_OP_WRITE);
+		at += n;
+	}
+	return err;
+}
+
+/**
+ * ntfs_stream_store_unit() - Store a compression unit uncompressed
+ * @t:		the transaction
+ * @inode:	the inode of a non-resident compressed stream; its ni_lock held
+ * @vcn:	first VCN of the unit
+ * @len:	VCNs in a unit
+ * @data:	the unit's bytes as they read (@len clusters)
+ *
+ * The unit's clusters (a packed unit's, none for a hole) are freed at
+ * commit and new ones take @data before the stream's runs point at them,
+ * so that a reader meanwhile decompresses the old ones.  A unit of which
+ * every cluster is allocated holds its data as it is: valid in a
+ * compressed stream, and the page cache writes it back like any other.
+ * The allocation grows to the unit's end when it ends before.
+ *
+ * Return: 0; -ENOSPC, -EIO, -ENOMEM or the error of the write (the
+ * transaction must then be aborted); -EINVAL for a stream that is not
+ * compressed.
+ */
+int ntfs_stream_store_unit(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len,
+			   void *data)
+{
+	struct ntfs_runs cut = {}, rb = {};
+	const struct ntfs_run *runs;
+	struct ntfs_run_source src;
+	struct ntfs_sedit e;
+	unsigned int nr;
+	u64 old_end;
+	int err;
+
+	err = ntfs_sedit_begin_nonres(&e, t, inode);
+	if (!err && !e.ns->compressed)
+		err = -EINVAL;
+	if (!err)
+		err = ntfs_check_vcn_range(e.sbi, vcn, len);
+	if (err)
+		return err;
+	old_end = e.ns->alloc_size >> e.sbi->cluster_bits;
+	ntfs_sedit_source(&e, &src);
+	runs = e.ns->runs;
+	nr = e.ns->nr_runs;
+	if (vcn < old_end) {
+		err = ntfs_runs_punch(runs, nr, vcn, min(vcn + len, old_end), &src, &cut);
+		runs = cut.runs;
+		nr = cut.nr;
+	}
+	if (!err)
+		err = ntfs_runs_fill(runs, nr, old_end, vcn, vcn + len, NTFS_FILL_GAP_HOLE, &src,
+				     &rb);
+	if (!err)
+		err = ntfs_sedit_write_data(&e, &rb, vcn, vcn + len, data);
+	if (!err)
+		err = ntfs_sedit_store_runs(&e, &rb, max(vcn + len, old_end), min(vcn, old_end));
+	if (!err)
+		ntfs_sedit_install(&e, &rb, max(vcn + len, old_end) << e.sbi->cluster_bits,
+				   e.ns->data_size, e.ns->valid_size);
+	ntfs_runs_free(&cut);
 	ntfs_runs_free(&rb);
 	return err;
 }
@@ -740,6 +821,9 @@ int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 	if (err)
 		return err;
 	end = DIV_ROUND_UP_ULL(size, e.sbi->cluster_size);
+	/* A compressed stream is allocated in whole compression units. */
+	if (e.ns->compressed)
+		end = round_up(end, 1ULL << e.ns->compression_unit);
 	old_end = e.ns->alloc_size >> e.sbi->cluster_bits;
 	/* Growing within an allocation made ahead (fallocate) keeps it. */
 	if (size >= e.ns->data_size && end < old_end)
@@ -747,7 +831,8 @@ int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 	if (end < old_end)
 		err = ntfs_sedit_cut(&e, &rb, end);
 	else if (end > old_end)
-		err = ntfs_sedit_fill(&e, &rb, old_end, end, e.ns->sparse ? NTFS_FILL_HOLES : 0);
+		err = ntfs_sedit_fill(&e, &rb, old_end, end,
+				      e.ns->sparse || e.ns->compressed ? NTFS_FILL_HOLES : 0);
 	if (!err && end != old_end)
 		err = ntfs_sedit_store_runs(&e, &rb, end, min(end, old_end));
 	if (!err) {
@@ -869,6 +954,8 @@ int ntfs_stream_punch(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 le
 	err = ntfs_sedit_begin_nonres(&e, t, inode);
 	if (err)
 		return err;
+	if (e.ns->compressed)
+		return ntfs_sedit_unsupported(&e, "holes or shifts in a compressed stream");
 	end = e.ns->alloc_size >> e.sbi->cluster_bits;
 	if (vcn >= end || !len)
 		return 0;
@@ -919,6 +1006,8 @@ int ntfs_stream_collapse(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64
 	err = ntfs_sedit_begin_nonres(&e, t, inode);
 	if (err)
 		return err;
+	if (e.ns->compressed)
+		return ntfs_sedit_unsupported(&e, "holes or shifts in a compressed stream");
 	end = e.ns->alloc_size >> e.sbi->cluster_bits;
 	bytes = len << e.sbi->cluster_bits;
 	at = vcn << e.sbi->cluster_bits;
@@ -969,6 +1058,8 @@ int ntfs_stream_insert(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 l
 	err = ntfs_sedit_begin_nonres(&e, t, inode);
 	if (err)
 		return err;
+	if (e.ns->compressed)
+		return ntfs_sedit_unsupported(&e, "holes or shifts in a compressed stream");
 	end = e.ns->alloc_size >> e.sbi->cluster_bits;
 	at = vcn << e.sbi->cluster_bits;
 	if (!len || at >= e.ns->data_size)

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compressed streams: LZNT1-compressed data (lznt1.c decodes it) read one
- * compression unit at a time, for read_folio and readahead.
+ * compression unit at a time, for read_folio and readahead; and units
+ * stored uncompressed before they are written to.  Units are read around
+ * the buffer cache: once stored plainly, their data is written by the page
+ * cache straight to the device.
  */
 
 #include <linux/pagemap.h>
@@ -42,9 +45,9 @@ static int ntfs_read_cu(struct inode *inode, u64 cu, u8 *dst, u8 *src)
 		if (run->lcn != NTFS_LCN_HOLE) {
 			u64 at = (run->lcn + vcn - run->vcn) << sbi->cluster_bits;
 
-			err = ntfs_read_volume(inode->i_sb, at,
-					       src + ((u64)have << sbi->cluster_bits),
-					       n << sbi->cluster_bits);
+			err = ntfs_volume_io(inode->i_sb, at,
+					     src + ((u64)have << sbi->cluster_bits),
+					     n << sbi->cluster_bits, REQ_OP_READ);
 			if (err)
 				break;
 			have += n;
@@ -222,4 +225,111 @@ void ntfs_readahead_compressed(struct readahead_control *rac)
 		folio_unlock(folio);
 	}
 	ntfs_cu_cache_free(&cc);
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/*
+ * How many of the clusters of unit @cu are allocated (those past the
+ * allocation are not); @ns's run_lock held.  -EIO when the runs do not
+ * cover the allocation.
+ */
+static int ntfs_cu_allocated(struct ntfs_stream *ns, u64 cu, u8 cb)
+{
+	u64 vcn = cu << ns->compression_unit;
+	u64 end = min(vcn + (1U << ns->compression_unit), ns->alloc_size >> cb);
+	const struct ntfs_run *run;
+	int have = 0;
+
+	while (vcn < end) {
+		run = ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
+		if (!run)
+			return -EIO;
+		if (run->lcn != NTFS_LCN_HOLE)
+			have += min(run->vcn + run->len, end) - vcn;
+		vcn = run->vcn + run->len;
+	}
+	return have;
+}
+
+/**
+ * ntfs_cu_plain() - Whether a compression unit holds its data uncompressed
+ * @ns:		a compressed stream; its run_lock held
+ * @cu:		the unit
+ * @cb:		the volume's cluster bits
+ *
+ * Return: true when every cluster of the unit is allocated.
+ */
+bool ntfs_cu_plain(struct ntfs_stream *ns, u64 cu, u8 cb)
+{
+	return ntfs_cu_allocated(ns, cu, cb) == 1U << ns->compression_unit;
+}
+
+/**
+ * ntfs_cu_needs_store() - Whether a unit must be stored before a write
+ * @inode:	the file, a compressed stream
+ * @cu:		the unit
+ * @holes:	whether a hole must be too (a write; zeroing leaves holes)
+ *
+ * Return: true for a packed unit, and for a hole when @holes; also on
+ * damaged runs (ntfs_cu_store_plain() reports them).
+ */
+bool ntfs_cu_needs_store(struct inode *inode, u64 cu, bool holes)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	int have;
+
+	down_read(&ns->run_lock);
+	have = ntfs_cu_allocated(ns, cu, NTFS_SB(inode->i_sb)->cluster_bits);
+	up_read(&ns->run_lock);
+	if (have == 1U << ns->compression_unit)
+		return false;
+	return have || holes;
+}
+
+/**
+ * ntfs_cu_store_plain() - Store a compression unit uncompressed
+ * @t:		the transaction
+ * @inode:	the file, a non-resident compressed stream; its ni_lock held
+ * @cu:		the unit
+ * @holes:	whether a hole is stored too (a write; zeroing leaves holes)
+ *
+ * A write into a compressed stream goes to units that hold their data as
+ * it reads (every cluster allocated, which NTFS allows in any compressed
+ * stream): the page cache then writes them like plain data.  A packed
+ * unit is decompressed, a hole is zeros, and past the valid size the unit
+ * is zeros too; ntfs_stream_store_unit() gives it new clusters.  Nothing
+ * happens to a unit already plain, nor to a hole unless @holes.
+ *
+ * Return: 0, -EIO for damaged data or runs, -ENOMEM, or the error of
+ * ntfs_stream_store_unit().
+ */
+int ntfs_cu_store_plain(struct ntfs_trans *t, struct inode *inode, u64 cu, bool holes)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u8 cb = NTFS_SB(inode->i_sb)->cluster_bits;
+	struct ntfs_cu_cache cc;
+	int have, err;
+
+	down_read(&ns->run_lock);
+	have = ntfs_cu_allocated(ns, cu, cb);
+	up_read(&ns->run_lock);
+	if (have < 0)
+		return ntfs_err_ratelimited(inode->i_sb, ns->record,
+					    "compressed stream: runs do not cover unit %llu", cu);
+	if (have == 1U << ns->compression_unit || (!have && !holes))
+		return 0;
+	err = ntfs_cu_cache_init(inode, &cc);
+	if (!err && have)
+		err = ntfs_cu_cache_load(inode, &cc, cu);
+	else if (!err)
+		memset(cc.dst, 0, cc.cu_bytes);
+	if (err == -EIO)
+		ntfs_err_ratelimited(inode->i_sb, ns->record,
+				     "compressed stream: unit %llu is damaged", cu);
+	if (!err)
+		err = ntfs_stream_store_unit(t, inode, cu << ns->compression_unit,
+					     1U << ns->compression_unit, cc.dst);
+	ntfs_cu_cache_free(&cc);
+	return err;
 }

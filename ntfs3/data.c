@@ -3,7 +3,8 @@
  * The address space of ntfs inodes: how a stream's contents reach the page
  * cache.  iomap maps plain and sparse streams (for bmap, fiemap, direct I/O
  * and SEEK_HOLE/SEEK_DATA too), readahead builds its bios itself, resident
- * streams are copied, compressed ones go to compress.c.
+ * streams are copied, compressed ones are read by compress.c and written
+ * back like plain ones once their units are stored plainly.
  */
 
 #include <linux/bio.h>
@@ -33,7 +34,10 @@ static int ntfs_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 	u64 vcn = pos >> cb, valid, run_end;
 	const struct ntfs_run *run;
 
-	if (ns->resident || ns->compressed || ns->encrypted)
+	if (ns->resident || ns->encrypted)
+		return -EOPNOTSUPP;
+	/* Compressed: only units stored plainly, by writers (file.c). */
+	if (ns->compressed && !(flags & (IOMAP_WRITE | IOMAP_ZERO)))
 		return -EOPNOTSUPP;
 
 	iomap->bdev = inode->i_sb->s_bdev;
@@ -93,9 +97,21 @@ const struct iomap_ops ntfs_iomap_ops = {
 	.iomap_begin = ntfs_iomap_begin,
 };
 
+/* Whether the units of VCNs [@first, @last] of a compressed stream are plain. */
+static bool ntfs_units_plain(struct ntfs_stream *ns, u64 first, u64 last, u8 cb)
+{
+	u64 cu;
+
+	for (cu = first >> ns->compression_unit; cu <= last >> ns->compression_unit; cu++)
+		if (!ntfs_cu_plain(ns, cu, cb))
+			return false;
+	return true;
+}
+
 /**
  * ntfs_zero_on_disk() - Write zeros over the clusters behind a byte range
- * @inode:	the inode of a plain or sparse non-resident stream
+ * @inode:	the inode of a non-resident stream (plain, sparse, or
+ *		compressed with the range's allocated units stored plainly)
  * @start:	first byte, a multiple of the block size
  * @end:	end of the range, a multiple of the block size
  *
@@ -104,8 +120,8 @@ const struct iomap_ops ntfs_iomap_ops = {
  * whose dirty folios writeback drops instead of writing (see
  * ntfs_zero_gap() in file.c).
  *
- * Return: 0, -EIO when the runs do not cover the range, or the error of
- * the write.
+ * Return: 0, -EIO when the runs do not cover the range or it meets a
+ * packed compression unit, or the error of the write.
  */
 int ntfs_zero_on_disk(struct inode *inode, loff_t start, loff_t end)
 {
@@ -125,6 +141,11 @@ int ntfs_zero_on_disk(struct inode *inode, loff_t start, loff_t end)
 			break;
 		}
 		n = min_t(u64, end, run_end) - start;
+		if (run->lcn != NTFS_LCN_HOLE && ns->compressed &&
+		    !ntfs_units_plain(ns, start >> cb, (start + n - 1) >> cb, cb)) {
+			err = -EIO;
+			break;
+		}
 		if (run->lcn != NTFS_LCN_HOLE) {
 			disk = (run->lcn << cb) + start - (run->vcn << cb);
 			err = blkdev_issue_zeroout(inode->i_sb->s_bdev, disk >> SECTOR_SHIFT,
@@ -363,6 +384,23 @@ static sector_t ntfs_bmap(struct address_space *mapping, sector_t block)
 /* ---- writeback ---------------------------------------------------------- */
 
 /*
+ * A compressed stream is written back only into units stored plainly
+ * (file.c stores them so before a write): the mapping ends with its unit,
+ * so that the next unit is looked at too.  Return: 0, or -EIO for a packed
+ * unit.
+ */
+static int ntfs_map_unit(struct iomap_writepage_ctx *wpc, struct ntfs_stream *ns, u8 cb)
+{
+	u64 cu = (wpc->iomap.offset >> cb) >> ns->compression_unit;
+	u64 unit_end = (cu + 1) << (ns->compression_unit + cb);
+
+	if (!ntfs_cu_plain(ns, cu, cb))
+		return -EIO;
+	wpc->iomap.length = min(wpc->iomap.length, unit_end - wpc->iomap.offset);
+	return 0;
+}
+
+/*
  * Map the block at @offset for writeback: allocated clusters are written
  * where they are.  Writes only reach the page cache over allocated
  * clusters (metadata streams are never sparse; file data is allocated
@@ -407,6 +445,12 @@ static int ntfs_map_blocks(struct iomap_writepage_ctx *wpc, struct inode *inode,
 	wpc->iomap.offset = vcn << cb;
 	wpc->iomap.length = (run->vcn + run->len - vcn) << cb;
 	wpc->iomap.addr = (run->lcn + vcn - run->vcn) << cb;
+	if (ns->compressed && ntfs_map_unit(wpc, ns, cb)) {
+		up_read(&ns->run_lock);
+		return ntfs_err_ratelimited(inode->i_sb, ns->record,
+					    "attribute 0x%x: writeback into packed unit at VCN %llu",
+					    ns->type, vcn);
+	}
 	up_read(&ns->run_lock);
 	return 0;
 }
@@ -420,8 +464,8 @@ static int ntfs_writepages(struct address_space *mapping, struct writeback_contr
 	struct ntfs_stream *ns = &NTFS_I(mapping->host)->stream;
 	struct iomap_writepage_ctx wpc = {};
 
-	/* Resident and compressed data reach the disk through their records. */
-	if (ns->resident || ns->compressed || ns->encrypted)
+	/* Resident data reaches the disk through its record. */
+	if (ns->resident || ns->encrypted)
 		return 0;
 	return iomap_writepages(mapping, wbc, &wpc, &ntfs_writeback_ops);
 }

@@ -163,6 +163,59 @@ static int ntfs_do_allocate(struct ntfs_trans *t, struct inode *inode, u64 first
 	return ntfs_stream_allocate(t, inode, first, count);
 }
 
+/* Compression units [@first, @last] stored plainly, holes too or not. */
+static int ntfs_do_store_units(struct ntfs_trans *t, struct inode *inode, u64 first, u64 last,
+			       bool holes)
+{
+	int err = 0;
+
+	for (; !err && first <= last; first++)
+		err = ntfs_cu_store_plain(t, inode, first, holes);
+	return err;
+}
+
+static int ntfs_do_store_all(struct ntfs_trans *t, struct inode *inode, u64 first, u64 last)
+{
+	return ntfs_do_store_units(t, inode, first, last, true);
+}
+
+static int ntfs_do_store_packed(struct ntfs_trans *t, struct inode *inode, u64 first, u64 last)
+{
+	return ntfs_do_store_units(t, inode, first, last, false);
+}
+
+/* Units stored in one transaction at most: 1 MiB of 64 KiB units. */
+#define NTFS_STORE_UNITS	16
+
+/*
+ * Before a compressed stream is written (or zeroed) in [@pos, @pos + @len)
+ * the compression units there hold their data plainly (compress.c): the
+ * packed ones, and holes when @holes (zeroing leaves them: they read as
+ * zeros).  Units already plain cost a look at the runs.
+ */
+static int ntfs_store_units(struct inode *inode, loff_t pos, loff_t len, bool holes)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u8 shift = NTFS_SB(inode->i_sb)->cluster_bits + ns->compression_unit;
+	u64 cu, last, end;
+	int err = 0;
+
+	if (len <= 0)
+		return 0;
+	last = (u64)(pos + len - 1) >> shift;
+	for (cu = (u64)pos >> shift; !err && cu <= last; cu++) {
+		if (!ntfs_cu_needs_store(inode, cu, holes))
+			continue;
+		end = min(last, cu + NTFS_STORE_UNITS - 1);
+		err = ntfs_change(inode, holes ? ntfs_do_store_all : ntfs_do_store_packed, cu, end);
+		cu = end;
+		if (!err && fatal_signal_pending(current))
+			err = -EINTR;
+		cond_resched();
+	}
+	return err;
+}
+
 /*
  * Allocate what a write of [@pos, @pos + @len) needs: the holes inside it
  * and, unless the stream is sparse, every cluster from the end of the
@@ -176,6 +229,8 @@ static int ntfs_write_alloc(struct inode *inode, loff_t pos, loff_t len)
 
 	if (len <= 0)
 		return 0;
+	if (ns->compressed)
+		return ntfs_store_units(inode, pos, len, true);
 	if (!ns->sparse)
 		first = min(first, ns->alloc_size >> cb);
 	if (ntfs_range_allocated(ns, first, last))
@@ -183,10 +238,36 @@ static int ntfs_write_alloc(struct inode *inode, loff_t pos, loff_t len)
 	return ntfs_change(inode, ntfs_do_allocate, first, last + 1 - first);
 }
 
+/*
+ * A compressed stream is mapped for a write or zeroing once the units of
+ * the range are plain; a range of many units in steps, so that each call
+ * stores few and the mapping ends where they do.  Holes left by zeroing
+ * are mapped whole: they are skipped.
+ */
+static int ntfs_write_iomap_compressed(struct inode *inode, loff_t pos, loff_t length,
+				       unsigned int flags, struct iomap *iomap,
+				       struct iomap *srcmap)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	u8 shift = NTFS_SB(inode->i_sb)->cluster_bits + ns->compression_unit;
+	loff_t end = min(pos + length, round_down(pos, 1LL << shift) +
+			 ((loff_t)NTFS_STORE_UNITS << shift));
+	int err = ntfs_store_units(inode, pos, end - pos, !(flags & IOMAP_ZERO));
+
+	if (!err)
+		err = ntfs_iomap_ops.iomap_begin(inode, pos, end - pos, flags, iomap, srcmap);
+	if (!err && iomap->type != IOMAP_HOLE)
+		iomap->length = min_t(u64, iomap->length, end - iomap->offset);
+	return err;
+}
+
 static int ntfs_write_iomap_begin(struct inode *inode, loff_t pos, loff_t length,
 				  unsigned int flags, struct iomap *iomap, struct iomap *srcmap)
 {
 	int err;
+
+	if (NTFS_I(inode)->stream.compressed)
+		return ntfs_write_iomap_compressed(inode, pos, length, flags, iomap, srcmap);
 
 	/* Zeroing leaves a sparse stream's holes alone: they read as zeros. */
 	if ((flags & IOMAP_WRITE) &&
@@ -269,7 +350,9 @@ static int ntfs_zero_gap(struct inode *inode, loff_t pos)
 	 * whole, and what of it lies before @pos in the gap would keep the
 	 * cluster's old bytes: that part is allocated now and zeroed too.
 	 */
-	head = ns->sparse ? max(valid, round_down(pos, cs)) : valid;
+	if (ns->compressed)
+		cs <<= ns->compression_unit;	/* allocated in whole units */
+	head = ns->sparse || ns->compressed ? max(valid, round_down(pos, cs)) : valid;
 	err = ntfs_write_alloc(inode, head, pos - head);
 	if (err)
 		return err;
@@ -353,11 +436,6 @@ static int ntfs_check_writable(struct inode *inode)
 				     "writing to an encrypted or WOF-compressed file is not supported");
 		return -EOPNOTSUPP;
 	}
-	if (ni->stream.compressed) {
-		ntfs_err_ratelimited(inode->i_sb, ni->record,
-				     "writing to a compressed file is not supported yet");
-		return -EOPNOTSUPP;
-	}
 	/* Whatever the caller changes, the names' copies follow at close. */
 	set_bit(NTFS_NI_DUP_STALE, &ni->flags);
 	return 0;
@@ -423,7 +501,7 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
 		if (err)
 			return err;
 	}
-	if (size > old && !ns->resident && !ns->sparse) {
+	if (size > old && !ns->resident && !ns->sparse && !ns->compressed) {
 		err = ntfs_write_alloc(inode, size - 1, 1);
 		if (err)
 			return err;
@@ -632,6 +710,9 @@ static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 		return -EOPNOTSUPP;
 	inode_lock(inode);
 	err = ntfs_check_writable(inode);
+	/* Compression units would have to be stored plainly first: not yet. */
+	if (!err && NTFS_I(inode)->stream.compressed)
+		err = -EOPNOTSUPP;
 	/* Only allocating may grow the file. */
 	if (!err && !(mode & moves))
 		err = inode_newsize_ok(inode, pos + len);
@@ -675,6 +756,9 @@ static int ntfs_extend_valid(struct inode *inode, loff_t to)
 	head = min(round_up(valid, bs), to);
 	tail = max(round_down(to, bs), head);
 	err = ntfs_zero_cached(inode, valid, head - valid);
+	/* Packed units there are stored plainly first (and zeroed so). */
+	if (!err && head < tail && NTFS_I(inode)->stream.compressed)
+		err = ntfs_store_units(inode, head, tail - head, false);
 	if (!err && head < tail)
 		err = ntfs_zero_on_disk(inode, head, tail);
 	if (!err)

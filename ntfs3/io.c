@@ -2,14 +2,17 @@
 /*
  * Reading the volume: bytes of a stream inode through its page cache (with
  * read-around for metadata streams), and bytes at a device offset through
- * the buffer cache.  Every parser gets on-disk data through these; how a
- * stream's page cache is filled is data.c's concern.
+ * the buffer cache (or around it, for file data).  Every parser gets
+ * on-disk data through these; how a stream's page cache is filled is
+ * data.c's concern.
  */
 
+#include <linux/bio.h>
 #include <linux/bitops.h>
 #include <linux/buffer_head.h>
 #include <linux/highmem.h>
 #include <linux/pagemap.h>
+#include <linux/vmalloc.h>
 
 #include "ntfs3.h"
 
@@ -144,6 +147,46 @@ int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len)
 		len -= n;
 	}
 	return 0;
+}
+
+/**
+ * ntfs_volume_io() - Read or write bytes of the volume around the buffer cache
+ * @sb:		the volume
+ * @pos:	byte offset on the device, a multiple of 512
+ * @buf:	the bytes (kmalloc'ed or vmalloc'ed)
+ * @len:	how many, a multiple of 512
+ * @op:		REQ_OP_READ or REQ_OP_WRITE
+ *
+ * For file data outside the page cache (compression units): the page
+ * cache writes file data straight to the device, so a copy of it in the
+ * buffer cache would be stale.
+ *
+ * Return: 0 or the error of the I/O.
+ */
+int ntfs_volume_io(struct super_block *sb, u64 pos, void *buf, u32 len, blk_opf_t op)
+{
+	int err = 0;
+
+	while (!err && len) {
+		unsigned short vecs = bio_max_segs(DIV_ROUND_UP(len, PAGE_SIZE) + 1);
+		struct bio *bio = bio_alloc(sb->s_bdev, vecs, op | REQ_SYNC, GFP_NOFS);
+
+		bio->bi_iter.bi_sector = pos >> SECTOR_SHIFT;
+		while (len) {
+			u32 off = offset_in_page(buf), n = min_t(u32, len, PAGE_SIZE - off);
+			struct page *page = is_vmalloc_addr(buf) ? vmalloc_to_page(buf) :
+					    virt_to_page(buf);
+
+			if (bio_add_page(bio, page, n, off) != n)
+				break;
+			buf += n;
+			pos += n;
+			len -= n;
+		}
+		err = submit_bio_wait(bio);
+		bio_put(bio);
+	}
+	return err;
 }
 
 /**

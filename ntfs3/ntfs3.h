@@ -9,6 +9,7 @@
 #ifndef _NTFS3_NTFS3_H
 #define _NTFS3_NTFS3_H
 
+#include <linux/blk_types.h>
 #include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -445,6 +446,7 @@ __printf(3, 4) int ntfs_err_ratelimited(struct super_block *sb, u64 nr, const ch
 struct folio *ntfs_stream_folio(struct inode *inode, pgoff_t index, unsigned int window);
 int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
+int ntfs_volume_io(struct super_block *sb, u64 pos, void *buf, u32 len, blk_opf_t op);
 int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len);
 int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set);
 int ntfs_write_runs(struct ntfs_sb *sbi, const struct ntfs_run *runs, unsigned int nr,
@@ -479,6 +481,9 @@ void ntfs_unfixup(void *buf, u32 size);
 /* compress.c */
 int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio);
 void ntfs_readahead_compressed(struct readahead_control *rac);
+bool ntfs_cu_plain(struct ntfs_stream *ns, u64 cu, u8 cb);
+bool ntfs_cu_needs_store(struct inode *inode, u64 cu, bool holes);
+int ntfs_cu_store_plain(struct ntfs_trans *t, struct inode *inode, u64 cu, bool holes);
 
 /* stream.c */
 void ntfs_stream_release(struct ntfs_stream *ns);
@@ -589,6 +594,8 @@ int ntfs_stream_write_resident(struct ntfs_trans *t, struct inode *inode, u64 po
 			       const void *buf, u32 len);
 int ntfs_stream_make_nonresident(struct ntfs_trans *t, struct inode *inode);
 int ntfs_stream_allocate(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);
+int ntfs_stream_store_unit(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len,
+			   void *data);
 int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size);
 int ntfs_stream_set_valid(struct ntfs_trans *t, struct inode *inode, u64 valid);
 int ntfs_stream_punch(struct ntfs_trans *t, struct inode *inode, u64 vcn, u64 len);

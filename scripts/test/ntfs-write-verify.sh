@@ -82,21 +82,68 @@ windows_volume() {
 	echo "$_w"
 }
 
-# windows_tree DEST: the files of the Windows volume, copied out by ntfs-3g
-# (the reference run on tmpfs starts from them: tests/ntfs-write/91-windows.sh).
-windows_tree() {
+# compressed_volume: the path of a 64 MiB volume whose directory c/ has the
+# compressed attribute, filled by ntfs-3g (which compresses new files
+# there in LZNT1 units of 16 clusters): compressible text of one unit,
+# several units and 2 MiB; random bytes (units stored uncompressed); a
+# file with holes between compressed units; mixed text and random; an
+# empty and a small (resident) file; made once and kept.
+compressed_volume() {
+	_c=$DIR/compressed-lznt1.img
+	if [ ! -f "$_c" ]; then
+		rm -f "$_c.new"
+		truncate -s 64M "$_c.new"
+		mkntfs -F -f -q -L compressed "$_c.new" >/dev/null 2>&1 || die "mkntfs could not make $_c"
+		MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
+		mkdir -p "$MNT"
+		fuse_mount "$_c.new" rw
+		mkdir "$MNT/c" && setfattr -n system.ntfs_attrib_be -v 0x00000800 "$MNT/c" &&
+			python3 - "$MNT/c" <<-'PY' || { fuse_reap; die "could not fill $_c"; }
+			import hashlib, os, sys
+			d = sys.argv[1]
+			def text(n, word):
+			    return ((word + " %d\n") * (n // len(word) + 1)).encode()[:n]
+			def rand(n, seed):
+			    return hashlib.shake_256(seed.encode()).digest(n)
+			def put(name, data, at=0):
+			    with open(os.path.join(d, name), "r+b" if at else "wb") as f:
+			        f.seek(at)
+			        f.write(data)
+			put("unit.bin", text(65536, "one unit of text"))
+			put("text.bin", text(300000, "compressible text line"))
+			put("big.txt", text(2 << 20, "two megabytes of text"))
+			put("rand.bin", rand(200000, "rand"))
+			put("holey.bin", text(5000, "head"))
+			put("holey.bin", text(5000, "tail"), 400000)
+			put("mixed.bin", text(100000, "mixed") + rand(70000, "mixed") + text(100000, "more"))
+			put("odd.bin", text(65537, "odd size"))
+			put("empty.bin", b"")
+			put("small.txt", b"small file in a compressed directory\n")
+			PY
+		fuse_umount
+		mv "$_c.new" "$_c"
+	fi
+	echo "$_c"
+}
+
+# volume_tree IMG DEST: the files of volume IMG, copied out by ntfs-3g (the
+# reference run on tmpfs starts from them: tests/ntfs-write/91-windows.sh,
+# 86-compressed.sh).
+volume_tree() {
 	MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
-	mkdir -p "$MNT" "$1"
-	fuse_mount "$(windows_volume)" ro
-	cp -a "$MNT/." "$1/" || { fuse_reap; die "could not copy the Windows volume's files"; }
+	mkdir -p "$MNT" "$2"
+	fuse_mount "$1" ro
+	cp -a "$MNT/." "$2/" || { fuse_reap; die "could not copy the files of $1"; }
 	fuse_umount
 }
 
 # template SIZE CLUSTER SECTOR: the path of a blank volume of that shape,
 # made by mkntfs once and kept (a sector of 4096 gives records of 4096).
-# SIZE "windows" is the volume Windows wrote (windows_volume).
+# SIZE "windows" is the volume Windows wrote (windows_volume), SIZE
+# "compressed" the one with LZNT1-compressed files (compressed_volume).
 template() {
 	[ "$1" != windows ] || { windows_volume; return; }
+	[ "$1" != compressed ] || { compressed_volume; return; }
 	_t=$DIR/blank-$1
 	[ "$2" = - ] || _t=$_t-c$2
 	[ "$3" = - ] || _t=$_t-s$3
@@ -146,7 +193,10 @@ prepare() {
 		echo "$DIR/write-$n.img$([ "$sec" != 4096 ] || echo :4k) write-$n"
 	done
 	if grep -q '^windows ' "$DIR/volumes"; then
-		windows_tree "$DIR/overlay/ntfs-write/tree-windows"
+		volume_tree "$(windows_volume)" "$DIR/overlay/ntfs-write/tree-windows"
+	fi
+	if grep -q '^compressed ' "$DIR/volumes"; then
+		volume_tree "$(compressed_volume)" "$DIR/overlay/ntfs-write/tree-compressed"
 	fi
 	if grep -q '^untar ' "$DIR/volumes"; then
 		echo "$(source_tar) untar-src"

@@ -272,7 +272,7 @@ bool ntfs_cu_plain(struct ntfs_stream *ns, u64 cu, u8 cb)
  * @holes:	whether a hole must be too (a write; zeroing leaves holes)
  *
  * Return: true for a packed unit, and for a hole when @holes; also on
- * damaged runs (ntfs_cu_store_plain() reports them).
+ * damaged runs (ntfs_cu_unpack() reports them).
  */
 bool ntfs_cu_needs_store(struct inode *inode, u64 cu, bool holes)
 {
@@ -288,23 +288,20 @@ bool ntfs_cu_needs_store(struct inode *inode, u64 cu, bool holes)
 }
 
 /**
- * ntfs_cu_store_plain() - Store a compression unit uncompressed
- * @t:		the transaction
- * @inode:	the file, a non-resident compressed stream; its ni_lock held
+ * ntfs_cu_unpack() - A compression unit as it reads, to be stored plainly
+ * @inode:	the file, a non-resident compressed stream
  * @cu:		the unit
- * @holes:	whether a hole is stored too (a write; zeroing leaves holes)
  *
  * A write into a compressed stream goes to units that hold their data as
  * it reads (every cluster allocated, which NTFS allows in any compressed
- * stream): the page cache then writes them like plain data.  A packed
- * unit is decompressed, a hole is zeros, and past the valid size the unit
- * is zeros too; ntfs_stream_store_unit() gives it new clusters.  Nothing
- * happens to a unit already plain, nor to a hole unless @holes.
+ * stream): the page cache then writes them like plain data.  This gives
+ * what such a unit must hold: a packed unit decompressed, a hole as
+ * zeros, zeros past the valid size.
  *
- * Return: 0, -EIO for damaged data or runs, -ENOMEM, or the error of
- * ntfs_stream_store_unit().
+ * Return: a buffer of the unit's bytes (kvfree() it); ERR_PTR(-EIO) for
+ * damaged data or runs, ERR_PTR(-ENOMEM).
  */
-int ntfs_cu_store_plain(struct ntfs_trans *t, struct inode *inode, u64 cu, bool holes)
+void *ntfs_cu_unpack(struct inode *inode, u64 cu)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	u8 cb = NTFS_SB(inode->i_sb)->cluster_bits;
@@ -315,10 +312,9 @@ int ntfs_cu_store_plain(struct ntfs_trans *t, struct inode *inode, u64 cu, bool 
 	have = ntfs_cu_allocated(ns, cu, cb);
 	up_read(&ns->run_lock);
 	if (have < 0)
-		return ntfs_err_ratelimited(inode->i_sb, ns->record,
-					    "compressed stream: runs do not cover unit %llu", cu);
-	if (have == 1U << ns->compression_unit || (!have && !holes))
-		return 0;
+		return ERR_PTR(ntfs_err_ratelimited(inode->i_sb, ns->record,
+						    "compressed stream: runs do not cover unit %llu",
+						    cu));
 	err = ntfs_cu_cache_init(inode, &cc);
 	if (!err && have)
 		err = ntfs_cu_cache_load(inode, &cc, cu);
@@ -327,9 +323,10 @@ int ntfs_cu_store_plain(struct ntfs_trans *t, struct inode *inode, u64 cu, bool 
 	if (err == -EIO)
 		ntfs_err_ratelimited(inode->i_sb, ns->record,
 				     "compressed stream: unit %llu is damaged", cu);
-	if (!err)
-		err = ntfs_stream_store_unit(t, inode, cu << ns->compression_unit,
-					     1U << ns->compression_unit, cc.dst);
-	ntfs_cu_cache_free(&cc);
-	return err;
+	kvfree(cc.src);
+	if (err) {
+		kvfree(cc.dst);
+		return ERR_PTR(err);
+	}
+	return cc.dst;
 }

@@ -163,14 +163,26 @@ static int ntfs_do_allocate(struct ntfs_trans *t, struct inode *inode, u64 first
 	return ntfs_stream_allocate(t, inode, first, count);
 }
 
-/* Compression units [@first, @last] stored plainly, holes too or not. */
+/*
+ * Compression units [@first, @last] stored plainly (see ntfs_cu_unpack()),
+ * holes too or not; the units already plain stay.
+ */
 static int ntfs_do_store_units(struct ntfs_trans *t, struct inode *inode, u64 first, u64 last,
 			       bool holes)
 {
+	u8 u = NTFS_I(inode)->stream.compression_unit;
+	void *data;
 	int err = 0;
 
-	for (; !err && first <= last; first++)
-		err = ntfs_cu_store_plain(t, inode, first, holes);
+	for (; !err && first <= last; first++) {
+		if (!ntfs_cu_needs_store(inode, first, holes))
+			continue;
+		data = ntfs_cu_unpack(inode, first);
+		if (IS_ERR(data))
+			return PTR_ERR(data);
+		err = ntfs_stream_store_unit(t, inode, first << u, 1ULL << u, data);
+		kvfree(data);
+	}
 	return err;
 }
 

@@ -483,7 +483,7 @@ int ntfs_read_compressed_folio(struct inode *inode, struct folio *folio);
 void ntfs_readahead_compressed(struct readahead_control *rac);
 bool ntfs_cu_plain(struct ntfs_stream *ns, u64 cu, u8 cb);
 bool ntfs_cu_needs_store(struct inode *inode, u64 cu, bool holes);
-int ntfs_cu_store_plain(struct ntfs_trans *t, struct inode *inode, u64 cu, bool holes);
+void *ntfs_cu_unpack(struct inode *inode, u64 cu);
 
 /* stream.c */
 void ntfs_stream_release(struct ntfs_stream *ns);

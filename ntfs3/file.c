@@ -1064,4 +1064,6 @@ const struct inode_operations ntfs_file_iops = {
 	.setattr	= ntfs_setattr,
 	.fiemap		= ntfs_fiemap,
 	.listxattr	= ntfs_listxattr,
+	.get_inode_acl	= ntfs_get_inode_acl,
+	.set_acl	= ntfs_set_acl,
 };

@@ -9,6 +9,8 @@
  */
 
 #include <linux/exportfs.h>
+#include <linux/fs.h>
+#include <linux/posix_acl.h>
 #include <linux/slab.h>
 
 #include "ntfs3.h"
@@ -266,6 +268,8 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 	}
 	if (s->has_ea)
 		ntfs_apply_wsl_ea(inode);
+	else
+		cache_no_acl(inode);
 	if (sbi->opt.sys_immutable && (ni->attributes & FILE_ATTRIBUTE_SYSTEM) &&
 	    ni->record >= NTFS_FIRST_USER_INO)
 		inode->i_flags |= S_IMMUTABLE;
@@ -492,6 +496,8 @@ struct ntfs_new_kind {
 	u32 rp_len;
 	umode_t special;		/* mknod: type and permissions */
 	dev_t rdev;
+	umode_t mode;			/* create, mkdir: what the VFS asks */
+	struct ntfs_new_eas eas;	/* acl mounts: mode and EAs it gets */
 };
 
 /*
@@ -505,6 +511,9 @@ static u32 ntfs_new_attrs(struct ntfs_sb *sbi, const struct ntfs_new_kind *kind)
 	/* The sparse option: new regular files are sparse. */
 	if (sbi->opt.sparse && !kind->dir && !kind->rp && !kind->special)
 		attrs |= FILE_ATTRIBUTE_SPARSE_FILE;
+	/* acl mounts: a file made without write bits is read-only, as by chmod. */
+	if (S_ISREG(kind->eas.mode) && !(kind->eas.mode & 0222))
+		attrs |= FILE_ATTRIBUTE_READONLY;
 
 	if (kind->rp)
 		attrs |= FILE_ATTRIBUTE_REPARSE_POINT;
@@ -533,15 +542,15 @@ static int ntfs_add_reparse(struct ntfs_trans *t, struct ntfs_record *r,
 	return ntfs_reparse_index_add(t, le32_to_cpu(kind->rp->tag), ref);
 }
 
-/* The sparse option: the new file's $STANDARD_INFORMATION says sparse. */
-static int ntfs_new_sparse(struct ntfs_record *r)
+/* The new file's $STANDARD_INFORMATION gets @attrs (sparse, read-only). */
+static int ntfs_new_si_attrs(struct ntfs_record *r, u32 attrs)
 {
 	struct ntfs_attr *a = ntfs_rec_find(r, NTFS_AT_STANDARD_INFO, NULL, 0);
 	struct ntfs_std_info *si = a ? ntfs_attr_value(a, NTFS_STD_INFO_V1_SIZE) : NULL;
 
 	if (!si)
 		return -EIO;
-	si->attributes |= cpu_to_le32(FILE_ATTRIBUTE_SPARSE_FILE);
+	si->attributes |= cpu_to_le32(attrs);
 	return 0;
 }
 
@@ -550,6 +559,8 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 			  const struct ntfs_file_name *fn, u32 fn_size,
 			  const struct ntfs_new_kind *kind, __le64 now, u64 *nr)
 {
+	u32 si_attrs = ntfs_new_attrs(t->sbi, kind) &
+		       (FILE_ATTRIBUTE_SPARSE_FILE | FILE_ATTRIBUTE_READONLY);
 	struct ntfs_record *r;
 	u64 ref;
 	int err = ntfs_alloc_record(t, nr);
@@ -564,12 +575,14 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 		return PTR_ERR(r);
 	ref = *nr | (u64)le16_to_cpu(r->sequence) << 48;
 	err = ntfs_fill_new_record(t, r, kind->dir, NTFS_I(dir)->security_id, now);
-	if (!err && (ntfs_new_attrs(t->sbi, kind) & FILE_ATTRIBUTE_SPARSE_FILE))
-		err = ntfs_new_sparse(r);
+	if (!err && si_attrs)
+		err = ntfs_new_si_attrs(r, si_attrs);
 	if (!err)
 		err = ntfs_add_name_attr(t, r, *nr, fn, fn_size);
 	if (!err && kind->rp)
 		err = ntfs_add_reparse(t, r, kind, ref);
+	if (!err)
+		err = ntfs_ea_create(t, r, *nr, &kind->eas);
 	if (err)
 		return err;
 	r->link_count = cpu_to_le16(1);
@@ -577,25 +590,69 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 	return err ? err : ntfs_touch_record(t, dir, now, true);
 }
 
-/* create, mkdir, symlink: a new file named @dentry in @dir. */
-static int ntfs_new_entry(struct inode *dir, struct dentry *dentry,
+/*
+ * acl mounts: the new file's mode and the ACLs it inherits from @dir
+ * (ntfs_acl_create()); a FIFO, socket or device node keeps its mode in
+ * its WSL EAs.  Symlinks have neither.  Other mounts give new files the
+ * mode the mount options say.
+ */
+static int ntfs_new_kind_acl(struct inode *dir, struct ntfs_new_kind *kind)
+{
+	umode_t mode = kind->special ? kind->special : kind->mode;
+	int err;
+
+	if (!IS_POSIXACL(dir) || !mode)
+		return 0;
+	err = ntfs_acl_create(dir, mode, !kind->special, &kind->eas);
+	if (!err && kind->special)
+		kind->special = kind->eas.mode;
+	return err;
+}
+
+/* The inode of new file @nr for @dentry; WSL's special files get their EAs. */
+static int ntfs_new_inode(struct inode *dir, struct dentry *dentry, u64 nr,
 			  const struct ntfs_new_kind *kind)
+{
+	struct inode *inode = ntfs_iget(dir->i_sb, nr);
+	int err;
+
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	/* Special before the dentry takes the inode's type. */
+	if (kind->special) {
+		err = ntfs_wsl_make_special(inode, kind->special, kind->rdev);
+		if (err) {
+			iput(inode);
+			return err;
+		}
+	}
+	d_instantiate(dentry, inode);
+	return 0;
+}
+
+/* create, mkdir, symlink, mknod: a new file named @dentry in @dir. */
+static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, struct ntfs_new_kind *kind)
 {
 	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
 	struct ntfs_inode *dni = NTFS_I(dir);
 	struct timespec64 ts = current_time(dir);
 	__le64 now = ntfs_time_to_disk(ts);
-	struct ntfs_file_name *fn;
+	struct ntfs_file_name *fn = NULL;
 	struct ntfs_trans t;
-	struct inode *inode;
 	u32 fn_size, attrs;
 	int err, tries;
 	u64 nr;
 
+	err = ntfs_new_kind_acl(dir, kind);
+	if (err)
+		goto out;
 	attrs = ntfs_new_attrs(sbi, kind);
 	fn = ntfs_new_fn(dir, &dentry->d_name, attrs, now, &fn_size);
-	if (IS_ERR(fn))
-		return PTR_ERR(fn);
+	if (IS_ERR(fn)) {
+		err = PTR_ERR(fn);
+		fn = NULL;
+		goto out;
+	}
 	if (kind->rp)
 		fn->ea_or_reparse = kind->rp->tag;
 	/* A full $MFT grows first; a racing creator may take the record: again. */
@@ -618,23 +675,10 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry,
 	if (!err)
 		ntfs_dir_changed(dir, ts);
 	mutex_unlock(&dni->ni_lock);
-	if (err)
-		goto out;
-	inode = ntfs_iget(dir->i_sb, nr);
-	if (IS_ERR(inode)) {
-		err = PTR_ERR(inode);
-		goto out;
-	}
-	/* Special before the dentry takes the inode's type. */
-	if (kind->special) {
-		err = ntfs_wsl_make_special(inode, kind->special, kind->rdev);
-		if (err) {
-			iput(inode);
-			goto out;
-		}
-	}
-	d_instantiate(dentry, inode);
+	if (!err)
+		err = ntfs_new_inode(dir, dentry, nr, kind);
 out:
+	kfree(kind->eas.buf);
 	kfree(fn);
 	return err;
 }
@@ -642,7 +686,7 @@ out:
 static int ntfs_create(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
 		       umode_t mode, bool excl)
 {
-	static const struct ntfs_new_kind file = {};
+	struct ntfs_new_kind file = { .mode = S_IFREG | mode };
 
 	return ntfs_new_entry(dir, dentry, &file);
 }
@@ -650,7 +694,7 @@ static int ntfs_create(struct mnt_idmap *idmap, struct inode *dir, struct dentry
 static int ntfs_mkdir(struct mnt_idmap *idmap, struct inode *dir, struct dentry *dentry,
 		      umode_t mode)
 {
-	static const struct ntfs_new_kind dir_kind = { .dir = true };
+	struct ntfs_new_kind dir_kind = { .dir = true, .mode = S_IFDIR | mode };
 
 	return ntfs_new_entry(dir, dentry, &dir_kind);
 }
@@ -1235,6 +1279,8 @@ const struct inode_operations ntfs_dir_iops = {
 	.setattr	= ntfs_setattr,
 	.getattr	= ntfs_getattr,
 	.listxattr	= ntfs_listxattr,
+	.get_inode_acl	= ntfs_get_inode_acl,
+	.set_acl	= ntfs_set_acl,
 };
 
 /* ---- nocase: one dentry per name regardless of case ------------------ */

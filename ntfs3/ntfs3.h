@@ -699,12 +699,42 @@ int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 		 struct kstat *stat, u32 mask, unsigned int flags);
 
 /* xattr.c */
+
+/**
+ * struct ntfs_new_eas - What a new file on an acl mount is made with
+ * @mode:	its type and permissions, from posix_acl_create()
+ * @buf:	its EA set ($LXMOD, the ACLs it inherits), or NULL
+ * @len:	bytes in @buf, 0 for none
+ */
+struct ntfs_new_eas {
+	umode_t		mode;
+	void		*buf;
+	u32		len;
+};
+
+struct posix_acl;
 extern const struct xattr_handler * const ntfs_xattr_handlers[];
 ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
 void ntfs_apply_wsl_ea(struct inode *inode);
 int ntfs_wsl_make_special(struct inode *inode, umode_t mode, dev_t rdev);
 int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr);
 int ntfs_ea_move_out(struct ntfs_trans *t, struct inode *inode);
+int ntfs_ea_create(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
+		   const struct ntfs_new_eas *ne);
+#ifdef CONFIG_FS_POSIX_ACL
+struct posix_acl *ntfs_get_inode_acl(struct inode *inode, int type, bool rcu);
+int ntfs_set_acl(struct mnt_idmap *idmap, struct dentry *dentry, struct posix_acl *acl,
+		 int type);
+int ntfs_acl_create(struct inode *dir, umode_t mode, bool lxmod, struct ntfs_new_eas *ne);
+#else
+#define ntfs_get_inode_acl	NULL
+#define ntfs_set_acl		NULL
+static inline int ntfs_acl_create(struct inode *dir, umode_t mode, bool lxmod,
+				  struct ntfs_new_eas *ne)
+{
+	return -EOPNOTSUPP;	/* no acl mounts */
+}
+#endif
 
 /* file.c */
 extern const struct inode_operations ntfs_file_iops;

@@ -77,8 +77,15 @@ static int ntfs_parse_write_param(struct fs_context *fc, struct ntfs_options *o,
 		o->prealloc = !r->negated;
 		break;
 	case OPT_ACL:
-		if (!r->negated)
-			return invalfc(fc, "acl: POSIX ACLs are not supported yet");
+		/* An SB_ flag: the VFS applies it at mount and, given, at remount. */
+		if (r->negated) {
+			fc->sb_flags &= ~SB_POSIXACL;
+		} else {
+			if (!IS_ENABLED(CONFIG_FS_POSIX_ACL))
+				return invalfc(fc, "acl: the kernel has no POSIX ACL support");
+			fc->sb_flags |= SB_POSIXACL;
+		}
+		fc->sb_flags_mask |= SB_POSIXACL;
 		break;
 	case OPT_WINDOWS_NAMES:
 		o->windows_names = !r->negated;
@@ -759,6 +766,8 @@ static int ntfs_show_options(struct seq_file *m, struct dentry *root)
 		seq_puts(m, ",windows_names");
 	if (o->noacsrules)
 		seq_puts(m, ",noacsrules");
+	if (root->d_sb->s_flags & SB_POSIXACL)
+		seq_puts(m, ",acl");
 	seq_printf(m, ",errors=%s",
 		   o->errors == NTFS_ERRORS_CONTINUE ? "continue" : "remount-ro");
 	return 0;

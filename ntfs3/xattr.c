@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Extended attributes: $EA (user.* xattrs, and WSL's POSIX metadata in its
- * $LX* EAs), security descriptors ($Secure:$SDS, or NTFS 1.2's own
- * $SECURITY_DESCRIPTOR), and the system.* and user.* xattr handlers.
+ * Extended attributes: $EA (user.* xattrs, POSIX ACLs, and WSL's POSIX
+ * metadata in its $LX* EAs), security descriptors ($Secure:$SDS, or NTFS
+ * 1.2's own $SECURITY_DESCRIPTOR), and the system.* and user.* xattr
+ * handlers.
  */
 
 #include <linux/buffer_head.h>
+#include <linux/posix_acl.h>
+#include <linux/posix_acl_xattr.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
 #include <linux/xattr.h>
@@ -119,6 +122,89 @@ static bool ntfs_ea_u32(const void *buf, u32 len, const char *name, u32 *v)
 	return true;
 }
 
+/* ---- POSIX ACLs: reading ------------------------------------------------ */
+
+#ifdef CONFIG_FS_POSIX_ACL
+/*
+ * A POSIX ACL is the EA system.posix_acl_access or system.posix_acl_default
+ * holding the ACL as the xattr system calls carry it (struct
+ * posix_acl_xattr_header and its entries, ids of the initial user
+ * namespace): the names and format of the in-tree ntfs3 driver, so that a
+ * volume keeps its ACLs when it changes drivers.
+ */
+
+/* The ACL of @type in EA set @buf: NULL for none, ERR_PTR(-EIO) if damaged. */
+static struct posix_acl *ntfs_acl_from_eas(struct inode *inode, const void *buf, u32 len,
+					   int type)
+{
+	const char *name = posix_acl_xattr_name(type);
+	const struct ntfs_ea *ea = ntfs_find_ea(buf, len, name);
+	struct posix_acl *acl;
+
+	if (IS_ERR_OR_NULL(ea))
+		return ERR_CAST(ea);
+	acl = posix_acl_from_xattr(&init_user_ns, ntfs_ea_value(ea),
+				   le16_to_cpu(ea->value_length));
+	if (IS_ERR(acl) && PTR_ERR(acl) != -ENOMEM)
+		return ERR_PTR(ntfs_err_ratelimited(inode->i_sb, inode->i_ino,
+						    "damaged %s EA", name));
+	return acl;
+}
+
+/*
+ * Cache the ACLs of a file being read from its EA set, which is at hand:
+ * permission checks in RCU walk mode find them there.  A damaged one is
+ * left to be read (and refused) when wanted.
+ */
+static void ntfs_acl_prime(struct inode *inode, const void *buf, u32 len)
+{
+	static const int types[] = { ACL_TYPE_ACCESS, ACL_TYPE_DEFAULT };
+	struct posix_acl *acl;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		acl = ntfs_acl_from_eas(inode, buf, len, types[i]);
+		if (IS_ERR(acl))
+			continue;
+		set_cached_acl(inode, types[i], acl);
+		posix_acl_release(acl);
+	}
+}
+
+/**
+ * ntfs_get_inode_acl() - Read a POSIX ACL of a file
+ * @inode:	the file
+ * @type:	ACL_TYPE_ACCESS or ACL_TYPE_DEFAULT
+ * @rcu:	RCU walk mode, which cannot read the records: -ECHILD
+ *
+ * The VFS caches what this returns; ntfs_set_acl() and chmod keep the
+ * cache in step, and reading an inode fills it (ntfs_apply_wsl_ea()).
+ *
+ * Return: the ACL, NULL when the file has none, or an ERR_PTR(): -EIO
+ * for a damaged $EA or ACL, -ENOMEM.
+ */
+struct posix_acl *ntfs_get_inode_acl(struct inode *inode, int type, bool rcu)
+{
+	struct posix_acl *acl;
+	void *buf;
+	u32 len;
+	int err;
+
+	if (rcu)
+		return ERR_PTR(-ECHILD);
+	err = ntfs_read_ea_value(inode, &buf, &len);
+	if (err)
+		return ERR_PTR(err);
+	acl = ntfs_acl_from_eas(inode, buf, len, type);
+	kfree(buf);
+	return acl;
+}
+#else
+static void ntfs_acl_prime(struct inode *inode, const void *buf, u32 len)
+{
+}
+#endif
+
 /*
  * Permission bits from $LXMOD, unless a mask option for this kind of
  * object was given: then the mount's permissions stand.
@@ -180,6 +266,7 @@ static void ntfs_wsl_mode(struct inode *inode, u32 v, bool have_dev)
  * (its file type is still taken).  Set-id bits and device numbers from the
  * image mean what they mean on any file system: nosuid and nodev mounts
  * neutralise them in the VFS.  Owners that are not valid ids are ignored.
+ * The POSIX ACLs in the set go to the inode's ACL cache.
  */
 void ntfs_apply_wsl_ea(struct inode *inode)
 {
@@ -204,6 +291,7 @@ void ntfs_apply_wsl_ea(struct inode *inode)
 		init_special_inode(inode, inode->i_mode, dev);
 	else if (S_ISFIFO(inode->i_mode) || S_ISSOCK(inode->i_mode))
 		init_special_inode(inode, inode->i_mode, 0);
+	ntfs_acl_prime(inode, buf, len);
 	kfree(buf);
 }
 
@@ -236,30 +324,48 @@ static int ntfs_user_xattr_get(const struct xattr_handler *h, struct dentry *unu
 	return err;
 }
 
+/* Whether @ea is named @name. */
+static bool ntfs_ea_is(const struct ntfs_ea *ea, const char *name)
+{
+	return ea->name_length == strlen(name) && !memcmp(ea->name, name, ea->name_length);
+}
+
+/* Whether listxattr names EA @ea: user.* ones, and the ACLs on acl mounts. */
+static bool ntfs_ea_listed(struct inode *inode, const struct ntfs_ea *ea)
+{
+	if (ea->name_length > XATTR_USER_PREFIX_LEN &&
+	    !memcmp(ea->name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN))
+		return true;
+	return IS_POSIXACL(inode) && (ntfs_ea_is(ea, XATTR_NAME_POSIX_ACL_ACCESS) ||
+				      ntfs_ea_is(ea, XATTR_NAME_POSIX_ACL_DEFAULT));
+}
+
 /**
- * ntfs_listxattr() - List the user.* extended attributes of a file
+ * ntfs_listxattr() - List the extended attributes of a file
  * @dentry:	the object
  * @out:	output, or NULL for the size
  * @size:	size of @out
  *
- * These are the $EA entries whose names start with "user."; system.*
- * names are not listed, as usual.
+ * These are the $EA entries whose names start with "user.", and on a
+ * mount with acl system.posix_acl_access and system.posix_acl_default
+ * when the file has them (the VFS serves those through ->get_inode_acl).
+ * Other system.* names are not listed, as usual.
  *
  * Return: bytes needed or written, -ERANGE, -EIO.
  */
 ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size)
 {
+	struct inode *inode = d_inode(dentry);
 	const struct ntfs_ea *ea = NULL;
 	ssize_t total = 0;
 	u32 len;
 	void *buf;
-	int err = ntfs_read_ea_value(d_inode(dentry), &buf, &len);
+	int err = ntfs_read_ea_value(inode, &buf, &len);
 
 	if (err)
 		return err;
 	while ((ea = ntfs_next_ea(buf, len, ea)) && !IS_ERR(ea)) {
-		if (ea->name_length <= XATTR_USER_PREFIX_LEN ||
-		    memcmp(ea->name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN))
+		if (!ntfs_ea_listed(inode, ea))
 			continue;
 		if (size) {
 			if (total + ea->name_length + 1 > size) {
@@ -284,7 +390,8 @@ ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size)
 
 /*
  * One EA of a change to a file's EA set: set to @value (@value_len bytes),
- * or removed when @value is NULL.  @found: the set had it.
+ * or removed when @value is NULL.  @found: the set had it.  @may_miss: a
+ * removal of an EA the set lacks is no error (ACLs).
  */
 struct ntfs_ea_op {
 	const char	*name;
@@ -292,6 +399,7 @@ struct ntfs_ea_op {
 	const void	*value;
 	u16		value_len;
 	bool		found;
+	bool		may_miss;
 };
 
 /* Bytes an entry takes in $EA: entries start 4-byte aligned. */
@@ -622,7 +730,8 @@ static int ntfs_ea_apply(struct ntfs_trans *t, struct inode *inode, struct ntfs_
 	for (i = 0; !err && i < nr; i++) {
 		if (ops[i].found && (flags & XATTR_CREATE))
 			err = -EEXIST;
-		else if (!ops[i].found && (!ops[i].value || (flags & XATTR_REPLACE)))
+		else if (!ops[i].found && ((!ops[i].value && !ops[i].may_miss) ||
+					   (flags & XATTR_REPLACE)))
 			err = -ENODATA;
 	}
 	if (!err && len > NTFS_MAX_EA_SIZE)
@@ -710,6 +819,113 @@ static int ntfs_user_xattr_set(const struct xattr_handler *h, struct mnt_idmap *
 	return ntfs_ea_change(inode, &op, 1, flags);
 }
 
+/* ---- POSIX ACLs: changes ------------------------------------------------ */
+
+#ifdef CONFIG_FS_POSIX_ACL
+/*
+ * A change of one POSIX ACL of a file: @acl (a reference; NULL removes
+ * the ACL) as the EA operation @op that stores it, its value in @blob.
+ * @op.name is NULL for no change.
+ */
+struct ntfs_acl_change {
+	int			type;
+	struct posix_acl	*acl;
+	void			*blob;
+	struct ntfs_ea_op	op;
+};
+
+/*
+ * Make @c the change that stores @acl as the ACL of @type; removing an
+ * ACL the file does not have is no error, as on other file systems.
+ */
+static int ntfs_acl_change_init(struct ntfs_acl_change *c, int type, struct posix_acl *acl)
+{
+	const char *name = posix_acl_xattr_name(type);
+	size_t size;
+	int n;
+
+	*c = (struct ntfs_acl_change){ .type = type };
+	c->op.name = name;
+	c->op.name_len = strlen(name);
+	c->op.may_miss = true;
+	if (!acl)
+		return 0;
+	size = posix_acl_xattr_size(acl->a_count);
+	if (size > NTFS_EA_MAX_VALUE)
+		return -ENOSPC;		/* as for a set over 64 KiB */
+	c->blob = kmalloc(size, GFP_NOFS);
+	if (!c->blob)
+		return -ENOMEM;
+	n = posix_acl_to_xattr(&init_user_ns, acl, c->blob, size);
+	if (n < 0) {
+		kfree(c->blob);
+		c->blob = NULL;
+		return n;
+	}
+	c->acl = posix_acl_dup(acl);
+	c->op.value = c->blob;
+	c->op.value_len = n;
+	return 0;
+}
+
+/* The EA operation of @c, NULL for none. */
+static struct ntfs_ea_op *ntfs_acl_change_op(struct ntfs_acl_change *c)
+{
+	return c->op.name ? &c->op : NULL;
+}
+
+/* After @c was stored (@stored) or not: the ACL cache, then @c's memory. */
+static void ntfs_acl_change_end(struct inode *inode, struct ntfs_acl_change *c, bool stored)
+{
+	if (stored && c->op.name)
+		set_cached_acl(inode, c->type, c->acl);
+	posix_acl_release(c->acl);
+	kfree(c->blob);
+}
+
+/*
+ * chmod on an acl mount: a file's access ACL takes the new mode's bits in
+ * its owner, mask (or group) and other entries (__posix_acl_chmod()).
+ * *@c, zeroed by the caller, becomes the change to store with the mode; it
+ * stays no change for a file without one.
+ */
+static int ntfs_acl_chmod(struct inode *inode, struct ntfs_acl_change *c)
+{
+	struct posix_acl *acl;
+	int err;
+
+	if (!IS_POSIXACL(inode))
+		return 0;
+	acl = get_inode_acl(inode, ACL_TYPE_ACCESS);
+	if (IS_ERR_OR_NULL(acl))
+		return PTR_ERR_OR_ZERO(acl);
+	err = __posix_acl_chmod(&acl, GFP_NOFS, inode->i_mode);
+	if (err)
+		return err;
+	err = ntfs_acl_change_init(c, ACL_TYPE_ACCESS, acl);
+	posix_acl_release(acl);
+	return err;
+}
+#else
+struct ntfs_acl_change {
+	struct ntfs_ea_op	op;
+};
+
+static struct ntfs_ea_op *ntfs_acl_change_op(struct ntfs_acl_change *c)
+{
+	return NULL;
+}
+
+static void ntfs_acl_change_end(struct inode *inode, struct ntfs_acl_change *c, bool stored)
+{
+}
+
+static int ntfs_acl_chmod(struct inode *inode, struct ntfs_acl_change *c)
+{
+	return 0;
+}
+#endif
+
 /* ---- owner, mode and file attributes when writing ------------------------ */
 
 /* FILE_ATTRIBUTE_* a user may change; the others say what the file is. */
@@ -750,15 +966,16 @@ static int ntfs_si_set_attrs(struct ntfs_trans *t, struct inode *inode, u32 mask
  * What changed of owner, group and mode as WSL stores them: $LXUID,
  * $LXGID and $LXMOD, 4-byte little-endian values, $LXMOD with the type
  * bits.  Only what @valid names is written, so a chmod does not pin the
- * owner a mount gave by default.
+ * owner a mount gave by default.  @acl: an ACL's EA to change with them,
+ * or NULL.
  */
 static int ntfs_wsl_store(struct ntfs_trans *t, struct inode *inode, unsigned int valid,
-			  bool *moved)
+			  const struct ntfs_ea_op *acl, bool *moved)
 {
 	__le32 uid = cpu_to_le32(from_kuid(&init_user_ns, inode->i_uid));
 	__le32 gid = cpu_to_le32(from_kgid(&init_user_ns, inode->i_gid));
 	__le32 mode = cpu_to_le32(inode->i_mode);
-	struct ntfs_ea_op ops[3];
+	struct ntfs_ea_op ops[4];
 	int nr = 0;
 
 	if (valid & ATTR_UID)
@@ -767,6 +984,8 @@ static int ntfs_wsl_store(struct ntfs_trans *t, struct inode *inode, unsigned in
 		ops[nr++] = (struct ntfs_ea_op){ "$LXGID", 6, &gid, 4 };
 	if (valid & ATTR_MODE)
 		ops[nr++] = (struct ntfs_ea_op){ "$LXMOD", 6, &mode, 4 };
+	if (acl)
+		ops[nr++] = *acl;
 	return nr ? ntfs_ea_apply(t, inode, ops, nr, 0, moved) : 0;
 }
 
@@ -809,8 +1028,11 @@ int ntfs_wsl_make_special(struct inode *inode, umode_t mode, dev_t rdev)
 	return err;
 }
 
-/* The WSL EAs and, for a file's mode, the read-only flag; one transaction. */
-static int ntfs_store_ids(struct inode *inode, unsigned int valid)
+/*
+ * The WSL EAs, an ACL's EA (@acl, or NULL) and, for a file's mode, the
+ * read-only flag; one transaction.
+ */
+static int ntfs_store_ids(struct inode *inode, unsigned int valid, const struct ntfs_ea_op *acl)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 	bool ro = !(inode->i_mode & 0222), moved = false;
@@ -821,7 +1043,7 @@ static int ntfs_store_ids(struct inode *inode, unsigned int valid)
 	if (err)
 		return err;
 	mutex_lock(&ni->ni_lock);
-	err = ntfs_wsl_store(&t, inode, valid, &moved);
+	err = ntfs_wsl_store(&t, inode, valid, acl, &moved);
 	if (!err && (valid & ATTR_MODE) && S_ISREG(inode->i_mode))
 		err = ntfs_si_set_attrs(&t, inode, FILE_ATTRIBUTE_READONLY,
 					ro ? FILE_ATTRIBUTE_READONLY : 0, &attrs);
@@ -853,7 +1075,8 @@ static int ntfs_store_ids(struct inode *inode, unsigned int valid)
  * applies them.  Objects with a reparse point (symlinks, junctions) keep
  * the change in memory only: NTFS gives them no EAs; WSL's FIFOs, sockets
  * and device nodes are reparse points with EAs and store it.  Metafiles (shown
- * with showmeta) refuse the change.
+ * with showmeta) refuse the change.  On an acl mount, a chmod changes the
+ * file's access ACL to match, in the same transaction.
  *
  * Return: 0, -EPERM for a metafile, or an error with owner, group and
  * mode as they were.
@@ -861,11 +1084,12 @@ static int ntfs_store_ids(struct inode *inode, unsigned int valid)
 int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr)
 {
 	unsigned int valid = attr->ia_valid & (ATTR_UID | ATTR_GID | ATTR_MODE);
+	struct ntfs_acl_change acl = {};
 	umode_t mode = inode->i_mode;
 	kuid_t uid = inode->i_uid;
 	kgid_t gid = inode->i_gid;
 	u32 tag;
-	int err;
+	int err = 0;
 
 	if (valid && ntfs_is_metafile(inode))
 		return -EPERM;
@@ -874,7 +1098,12 @@ int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr 
 	tag = NTFS_I(inode)->reparse_tag;
 	if (!valid || (tag && !ntfs_wsl_special_tag(tag)))
 		return 0;
-	err = ntfs_store_ids(inode, valid);
+	if (valid & ATTR_MODE)
+		err = ntfs_acl_chmod(inode, &acl);
+	if (!err) {
+		err = ntfs_store_ids(inode, valid, ntfs_acl_change_op(&acl));
+		ntfs_acl_change_end(inode, &acl, !err);
+	}
 	if (err) {
 		inode->i_mode = mode;
 		inode->i_uid = uid;
@@ -882,6 +1111,163 @@ int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr 
 	}
 	return err;
 }
+
+/* ---- POSIX ACLs: setfacl and new files ---------------------------------- */
+
+/**
+ * ntfs_ea_create() - Give a new file its first EAs
+ * @t:		the transaction that creates it
+ * @r:		its base record, new in @t, its names in it
+ * @nr:		the record's number
+ * @ne:		the EA set, from ntfs_acl_create()
+ *
+ * The set goes into the record when it fits, else into clusters, after
+ * names moved to an extension record made the room for the header.
+ *
+ * Return: 0, -ENOSPC, -EIO, -ENOMEM; on an error the transaction must be
+ * aborted.
+ */
+int ntfs_ea_create(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
+		   const struct ntfs_new_eas *ne)
+{
+	int err;
+
+	if (!ne->len)
+		return 0;
+	err = ntfs_ea_store(t, r, nr, ne->buf, ne->len, false);
+	if (err != -ENOSPC)
+		return err;
+	err = ntfs_file_make_room(t, r, nr, NTFS_EA_NONRES_ROOM);
+	return err ? err : ntfs_ea_store(t, r, nr, ne->buf, ne->len, true);
+}
+
+#ifdef CONFIG_FS_POSIX_ACL
+/**
+ * ntfs_set_acl() - Store or remove a POSIX ACL (setfacl)
+ * @idmap:	idmap of the mount
+ * @dentry:	the object, its i_rwsem held
+ * @acl:	the ACL, checked by the VFS; NULL removes it
+ * @type:	ACL_TYPE_ACCESS, or ACL_TYPE_DEFAULT (directories: the VFS
+ *		checks)
+ *
+ * An access ACL gives the mode its permission bits, and one that says no
+ * more than the mode is not kept (posix_acl_update_mode()); the mode is
+ * stored as chmod stores it ($LXMOD, the read-only flag) in the
+ * transaction that writes the EA.  Reparse points other than WSL's
+ * special files have no EAs.
+ *
+ * Return: 0, -EPERM for a metafile, -EOPNOTSUPP for a reparse point (or
+ * a file with an attribute list), -ENOSPC when the file's EAs would pass
+ * 64 KiB or the volume is full, -EIO, -ENOMEM.
+ */
+int ntfs_set_acl(struct mnt_idmap *idmap, struct dentry *dentry, struct posix_acl *acl,
+		 int type)
+{
+	struct inode *inode = d_inode(dentry);
+	u32 tag = NTFS_I(inode)->reparse_tag;
+	umode_t old = inode->i_mode, mode = old;
+	struct ntfs_acl_change c;
+	int err;
+
+	if (ntfs_is_metafile(inode))
+		return -EPERM;
+	if (tag && !ntfs_wsl_special_tag(tag))
+		return -EOPNOTSUPP;
+	if (type == ACL_TYPE_ACCESS && acl) {
+		err = posix_acl_update_mode(idmap, inode, &mode, &acl);
+		if (err)
+			return err;
+	}
+	err = ntfs_acl_change_init(&c, type, acl);
+	if (err)
+		return err;
+	inode->i_mode = mode;
+	err = ntfs_store_ids(inode, mode != old ? ATTR_MODE : 0, &c.op);
+	ntfs_acl_change_end(inode, &c, !err);
+	if (err) {
+		inode->i_mode = old;
+		return err;
+	}
+	inode_set_ctime_current(inode);
+	mark_inode_dirty(inode);
+	return 0;
+}
+
+/* The EA set of @ops alone (no removals), in a new buffer *@buf. */
+static int ntfs_ea_build(struct ntfs_ea_op *ops, int nr, void **buf, u32 *len)
+{
+	int err = ntfs_ea_rebuild(NULL, 0, ops, nr, NULL, len);
+
+	if (err)
+		return err;
+	if (*len > NTFS_MAX_EA_SIZE)
+		return -ENOSPC;
+	*buf = kmalloc(*len ? *len : 1, GFP_NOFS);
+	if (!*buf)
+		return -ENOMEM;
+	return ntfs_ea_rebuild(NULL, 0, ops, nr, *buf, len);
+}
+
+/* The EAs of a new file: @lxmod its mode, @acl and @dacl its ACLs (or NULL). */
+static int ntfs_acl_new_eas(__le32 *lxmod, struct posix_acl *acl, struct posix_acl *dacl,
+			    struct ntfs_new_eas *ne)
+{
+	struct ntfs_acl_change c[2] = {};
+	struct ntfs_ea_op ops[3];
+	int nr = 0, err = 0;
+
+	if (lxmod)
+		ops[nr++] = (struct ntfs_ea_op){ "$LXMOD", 6, lxmod, 4 };
+	if (acl) {
+		err = ntfs_acl_change_init(&c[0], ACL_TYPE_ACCESS, acl);
+		ops[nr++] = c[0].op;
+	}
+	if (!err && dacl) {
+		err = ntfs_acl_change_init(&c[1], ACL_TYPE_DEFAULT, dacl);
+		ops[nr++] = c[1].op;
+	}
+	if (!err)
+		err = ntfs_ea_build(ops, nr, &ne->buf, &ne->len);
+	ntfs_acl_change_end(NULL, &c[0], false);
+	ntfs_acl_change_end(NULL, &c[1], false);
+	return err;
+}
+
+/**
+ * ntfs_acl_create() - Mode and EAs of a new file on an acl mount
+ * @dir:	the directory it is made in
+ * @mode:	its type and the permissions asked for (the VFS leaves the
+ *		umask to posix_acl_create() on acl mounts)
+ * @lxmod:	store the mode as $LXMOD (WSL's FIFOs, sockets and device
+ *		nodes get theirs from ntfs_wsl_make_special())
+ * @ne:		set to the mode and the EA set (kfree() ne->buf)
+ *
+ * posix_acl_create() applies @dir's default ACL, or the umask when it has
+ * none: the file takes the access ACL it derives, a directory the default
+ * ACL too.  ntfs_ea_create() stores them in the transaction that makes
+ * the file, and reading the new inode caches them.
+ *
+ * Return: 0, -EIO (a damaged default ACL), -ENOSPC (ACLs over 64 KiB),
+ * -ENOMEM.
+ */
+int ntfs_acl_create(struct inode *dir, umode_t mode, bool lxmod, struct ntfs_new_eas *ne)
+{
+	struct posix_acl *acl, *dacl;
+	__le32 lx;
+	int err;
+
+	*ne = (struct ntfs_new_eas){};
+	err = posix_acl_create(dir, &mode, &dacl, &acl);
+	if (err)
+		return err;
+	ne->mode = mode;
+	lx = cpu_to_le32(mode);
+	err = ntfs_acl_new_eas(lxmod ? &lx : NULL, acl, dacl, ne);
+	posix_acl_release(acl);
+	posix_acl_release(dacl);
+	return err;
+}
+#endif
 
 /*
  * The write bits follow the read-only flag as a new mount would set them

@@ -650,8 +650,10 @@ struct ntfs_itree {
 	u8 shift;			/* VCN units: cluster or 512 bytes */
 	int depth;			/* deepest level of the path */
 	struct ntfs_itree_lvl lvl[NTFS_MAX_INDEX_DEPTH + 1];
-	u64 changed[NTFS_ITREE_CHANGED];	/* blocks changed, for the cache */
+	bool changed_all;		/* more than @changed holds */
+	/* Not zeroed by ntfs_itree_start(): */
 	unsigned int nr_changed;
+	u64 changed[NTFS_ITREE_CHANGED];	/* blocks changed, for the cache */
 	u8 *scratch;			/* two blocks: a node being split or merged */
 	u64 ent[4][NTFS_IE_MAX / 8 + 1];	/* entries in flight */
 };
@@ -726,17 +728,24 @@ static u32 ntfs_itree_block_cap(const struct ntfs_itree *tr)
 	return bs - offsetof(struct ntfs_index_block, hdr) - ntfs_iblock_first(bs);
 }
 
+/*
+ * Node @vcn was changed: its block is written at commit (blocks read only
+ * for the walk are not) and its cached copy is dropped at the end.
+ */
 static void ntfs_itree_changed(struct ntfs_itree *tr, u64 vcn)
 {
 	unsigned int i;
 
 	if (vcn == NTFS_ROOT_VCN)
 		return;
+	ntfs_trans_iblock_dirty(tr->t, tr->dir, vcn);
 	for (i = 0; i < tr->nr_changed; i++)
 		if (tr->changed[i] == vcn)
 			return;
 	if (tr->nr_changed < NTFS_ITREE_CHANGED)
 		tr->changed[tr->nr_changed++] = vcn;
+	else
+		tr->changed_all = true;
 }
 
 static struct ntfs_attr *ntfs_itree_root_attr(struct ntfs_itree *tr)
@@ -1448,34 +1457,42 @@ static void ntfs_iblock_drop_dir(struct ntfs_sb *sbi, struct ntfs_inode *ni)
 		ntfs_iblock_put(old[--n]);
 }
 
-/* Drop every cached block of @ni; put copies of the blocks @tr changed. */
+/*
+ * Drop the cached copies of the blocks @tr changed (all of @ni's when it
+ * changed more than it kept count of).  The blocks it only read are still
+ * what the cache holds, and a block it freed is no longer reachable from
+ * the root (when it is taken again, it is changed).  Readers are kept out
+ * until the commit (the directory's i_rwsem): the cache is lossy, so they
+ * never relied on it to hide the page cache's older blocks; the next one
+ * reads a changed block again, as the commit left it.
+ */
 static void ntfs_itree_cache_update(struct ntfs_itree *tr)
 {
 	struct ntfs_sb *sbi = tr->sbi;
 	struct ntfs_inode *ni = tr->ni;
-	u32 bs = ni->index_block_size;
-	unsigned int i;
+	struct ntfs_iblock *old[NTFS_ITREE_CHANGED];
+	unsigned int i, n = 0;
 
-	ntfs_iblock_drop_dir(sbi, ni);
+	if (tr->changed_all) {
+		ntfs_iblock_drop_dir(sbi, ni);
+		return;
+	}
+	spin_lock(&sbi->iblock_lock);
 	for (i = 0; i < tr->nr_changed; i++) {
-		struct ntfs_iblock *blk;
-		void *buf;
+		struct ntfs_iblock **slot, *blk;
 
 		if (tr->changed[i] == NTFS_ROOT_VCN)
 			continue;
-		buf = ntfs_trans_iblock(tr->t, tr->dir, tr->changed[i], false);
-		blk = IS_ERR(buf) ? NULL : kmalloc(struct_size(blk, data, bs), GFP_NOFS);
-		if (!blk)
-			continue;	/* the cache is only a cache */
-		memcpy(blk->data, buf, bs);
-		refcount_set(&blk->ref, 1);
-		blk->record = ni->record;
-		blk->seq = ni->seq;
-		blk->size = bs;
-		blk->vcn = tr->changed[i];
-		ntfs_iblock_insert(sbi, blk);
-		ntfs_iblock_put(blk);
+		slot = ntfs_iblock_slot(sbi, ni->record, tr->changed[i]);
+		blk = *slot;
+		if (blk && blk->record == ni->record && blk->vcn == tr->changed[i]) {
+			old[n++] = blk;
+			*slot = NULL;
+		}
 	}
+	spin_unlock(&sbi->iblock_lock);
+	while (n)
+		ntfs_iblock_put(old[--n]);
 }
 
 /*
@@ -1549,9 +1566,13 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 
 	if (!ni->index_root || !bs)
 		return ERR_PTR(-ENOTDIR);
-	tr = kzalloc(sizeof(*tr), GFP_NOFS);
+	/* Most of it is scratch space that every use writes first. */
+	tr = kmalloc(sizeof(*tr), GFP_NOFS);
 	if (!tr)
 		return ERR_PTR(-ENOMEM);
+	memset(tr, 0, offsetof(struct ntfs_itree, nr_changed));
+	tr->nr_changed = 0;
+	tr->scratch = NULL;
 	tr->t = t;
 	tr->dir = dir;
 	tr->ni = ni;

@@ -419,6 +419,8 @@ struct ntfs_tblock {
 	u32			magic;		/* NTFS_MAGIC_FILE, NTFS_MAGIC_INDX */
 	void			*buf;		/* the block, fixups removed */
 	void			*pre;		/* as it was, NULL for a new block */
+	bool			tracked;	/* no @pre: written only when @dirty */
+	bool			dirty;
 };
 
 /* A run of bits taken or given back inside a transaction. */
@@ -510,6 +512,7 @@ struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
 void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use);
 u32 ntfs_record_room(struct ntfs_sb *sbi);
 void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create);
+void ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn);
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
 void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
 int ntfs_discard_clusters(struct ntfs_sb *sbi, u64 lcn, u64 len);

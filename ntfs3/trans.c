@@ -271,7 +271,13 @@ static void ntfs_init_iblock(struct ntfs_tblock *b, u64 vcn, u16 usn)
 	ib->hdr.allocated_size = cpu_to_le32(b->size - offsetof(struct ntfs_index_block, hdr));
 }
 
-/* Read block @b of a directory's index for a change and check it. */
+/*
+ * Read block @b of a directory's index for a change and check it.  A walk
+ * reads every block on its path but changes few of them: instead of a
+ * pre-image to compare at commit (a copy and a compare of the whole block
+ * each), the block is tracked, and index.c marks the ones it changes with
+ * ntfs_trans_iblock_dirty().
+ */
 static int ntfs_trans_read_iblock(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 				  struct ntfs_tblock *b, u64 vcn)
 {
@@ -283,7 +289,8 @@ static int ntfs_trans_read_iblock(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 	if (ntfs_fixup(b->buf, b->size, NTFS_MAGIC_INDX) || le64_to_cpu(ib->vcn) != vcn)
 		return ntfs_err_ratelimited(sbi->sb, ni->record,
 					    "$I30 index: block %llu is damaged", vcn);
-	return ntfs_tblock_keep_pre(b);
+	b->tracked = true;
+	return 0;
 }
 
 /**
@@ -309,8 +316,10 @@ void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool c
 						    "$I30 index: block %llu outside the allocation",
 						    vcn));
 	b = ntfs_trans_find(t, dir, pos);
-	if (b && create)
+	if (b && create) {
 		ntfs_init_iblock(b, vcn, ntfs_old_usn(b->buf, b->size, NTFS_MAGIC_INDX) + 1);
+		b->dirty = true;
+	}
 	if (b)
 		return b->buf;
 	b = ntfs_tblock_alloc(t, dir, pos, ni->index_block_size);
@@ -324,6 +333,7 @@ void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool c
 		if (!err)
 			ntfs_init_iblock(b, vcn,
 					 ntfs_old_usn(b->buf, b->size, NTFS_MAGIC_INDX) + 1);
+		b->dirty = true;
 	} else {
 		err = ntfs_trans_read_iblock(sbi, ni, b, vcn);
 	}
@@ -333,6 +343,26 @@ void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool c
 	}
 	list_add_tail(&b->link, &t->blocks);
 	return b->buf;
+}
+
+/**
+ * ntfs_trans_iblock_dirty() - Mark an index block of a transaction changed
+ * @t:		the transaction
+ * @dir:	the directory (or view index) the block belongs to
+ * @vcn:	the block's VCN; the block was got by ntfs_trans_iblock()
+ *
+ * Only marked blocks are written at commit: see ntfs_trans_read_iblock().
+ */
+void ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn)
+{
+	struct ntfs_tblock *b;
+	u64 pos;
+
+	if (ntfs_trans_iblock_pos(t->sbi, NTFS_I(dir), vcn, &pos))
+		return;
+	b = ntfs_trans_find(t, dir, pos);
+	if (b)
+		b->dirty = true;
 }
 
 /**
@@ -415,19 +445,22 @@ static int ntfs_tblock_cmp(void *priv, const struct list_head *a, const struct l
 /*
  * Write one block back, update sequence applied, and its mirror copy.  A
  * block read from disk and left as it was (a walk over a file's records
- * joins them all) is not written.
+ * joins them all) is not written.  The update sequence goes onto the
+ * transaction's own copy: commit frees it right after, so a second copy
+ * of every block would be work for nothing.
  */
-static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b, void *tmp)
+static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 {
 	int err;
 
+	if (b->tracked && !b->dirty)
+		return 0;
 	if (b->pre && !memcmp(b->pre, b->buf, b->size))
 		return 0;
-	memcpy(tmp, b->buf, b->size);
-	ntfs_unfixup(tmp, b->size);
-	err = ntfs_write_stream(b->inode, b->pos, tmp, b->size);
+	ntfs_unfixup(b->buf, b->size);
+	err = ntfs_write_stream(b->inode, b->pos, b->buf, b->size);
 	if (!err && b->inode == sbi->mft && b->nr < sbi->mirror_records && sbi->mftmirr)
-		err = ntfs_write_stream(sbi->mftmirr, b->pos, tmp, b->size);
+		err = ntfs_write_stream(sbi->mftmirr, b->pos, b->buf, b->size);
 	return err;
 }
 
@@ -455,6 +488,8 @@ static void ntfs_trans_end(struct ntfs_trans *t)
  * Blocks go into their page caches in ascending order, each MFT record
  * that $MFTMirr mirrors into it too; then the bits freed are released.
  * The page caches are written by writeback (the metadata flusher, sync).
+ * The transaction's copies of the blocks are consumed: the caller must not
+ * look at them after this (they are freed anyway).
  *
  * Return: 0, or the error of the page cache (the volume is then marked
  * for chkdsk: part of the change may be in memory).
@@ -463,25 +498,15 @@ int ntfs_trans_commit(struct ntfs_trans *t)
 {
 	struct ntfs_sb *sbi = t->sbi;
 	struct ntfs_tblock *b;
-	void *tmp = NULL;
-	u32 largest = 0;
 	unsigned int i;
 	int err = 0;
 
 	list_sort(NULL, &t->blocks, ntfs_tblock_cmp);
-	list_for_each_entry(b, &t->blocks, link)
-		largest = max(largest, b->size);
-	if (largest) {
-		tmp = kmalloc(largest, GFP_NOFS);
-		if (!tmp)
-			err = -ENOMEM;
-	}
 	list_for_each_entry(b, &t->blocks, link) {
+		err = ntfs_tblock_write(sbi, b);
 		if (err)
 			break;
-		err = ntfs_tblock_write(sbi, b, tmp);
 	}
-	kfree(tmp);
 	for (i = 0; i < t->nr_bits; i++)
 		if (t->bits[i].freed && !err)
 			ntfs_bits_apply(sbi, &t->bits[i], false);

@@ -110,17 +110,12 @@ const char *ntfs_ix_check(const struct ntfs_index_header *h, u32 size, u32 min_k
 	return "a node without an end entry";
 }
 
-/**
- * ntfs_ix_find() - Find where a key is, or would go, in a checked node
- * @h:		the node
- * @cmp:	the index's order
- * @key:	the key, handed to @cmp
- * @ofs:	set to the first entry not below @key (the end entry if none)
- *
- * Return: @cmp's result for that entry, 1 when it is the end entry.
- */
-int ntfs_ix_find(const struct ntfs_index_header *h, ntfs_ix_cmp_t cmp, const void *key,
-		 u32 *ofs)
+/* Entries of a node that ntfs_ix_find() searches by halves. */
+#define NTFS_IX_BSEARCH_MAX	128
+
+/* ntfs_ix_find() in a node with too many entries: one comparison each. */
+static int ntfs_ix_find_linear(const struct ntfs_index_header *h, ntfs_ix_cmp_t cmp,
+			       const void *key, u32 *ofs)
 {
 	const struct ntfs_index_entry *e;
 	int c;
@@ -133,6 +128,48 @@ int ntfs_ix_find(const struct ntfs_index_header *h, ntfs_ix_cmp_t cmp, const voi
 		if (c <= 0)
 			return c;
 	}
+}
+
+/**
+ * ntfs_ix_find() - Find where a key is, or would go, in a checked node
+ * @h:		the node
+ * @cmp:	the index's order
+ * @key:	the key, handed to @cmp
+ * @ofs:	set to the first entry not below @key (the end entry if none)
+ *
+ * Entries have different lengths: their offsets are gathered first (no
+ * comparison), then searched by halves, so that a key that goes at the
+ * end of a full node (a directory filled in name order) costs a handful
+ * of name comparisons instead of one per entry.
+ *
+ * Return: @cmp's result for that entry, 1 when it is the end entry.
+ */
+int ntfs_ix_find(const struct ntfs_index_header *h, ntfs_ix_cmp_t cmp, const void *key,
+		 u32 *ofs)
+{
+	u16 at[NTFS_IX_BSEARCH_MAX];
+	u32 n = 0, lo = 0, hi, mid, o;
+	int c, c_hi = 1;
+
+	for (o = ntfs_ix_first(h); !ntfs_ie_is_last(ntfs_ix_at(h, o));
+	     o += ntfs_ie_len(ntfs_ix_at(h, o))) {
+		if (n == NTFS_IX_BSEARCH_MAX || o > 0xffff)
+			return ntfs_ix_find_linear(h, cmp, key, ofs);
+		at[n++] = o;
+	}
+	hi = n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = cmp(key, ntfs_ix_at(h, at[mid]));
+		if (c > 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+			c_hi = c;
+		}
+	}
+	*ofs = lo < n ? at[lo] : o;
+	return lo < n ? c_hi : 1;
 }
 
 /* Offset of the end entry of a checked node. */

@@ -248,12 +248,8 @@ static int ntfs_key_cmp(const struct ntfs_sb *sbi, const struct ntfs_key *key,
 			     ntfs_entry_name(e)->name_length, key->nocase);
 }
 
-/*
- * Scan @node for @key: the first entry not below it (or the end marker)
- * at *@ofs; *@cmp is 0 when it is @key's entry.  Returns the entry or NULL
- * when the node is damaged.
- */
-static const struct ntfs_index_entry *ntfs_node_find(const struct ntfs_sb *sbi,
+/* ntfs_node_find() in a node with too many entries: one comparison each. */
+static const struct ntfs_index_entry *ntfs_node_scan(const struct ntfs_sb *sbi,
 						     const struct ntfs_node *node,
 						     const struct ntfs_key *key, u32 *ofs, int *cmp)
 {
@@ -270,6 +266,56 @@ static const struct ntfs_index_entry *ntfs_node_find(const struct ntfs_sb *sbi,
 			return e;
 		*ofs += le16_to_cpu(e->length);
 	}
+}
+
+/* Entries of a node that ntfs_node_find() searches by halves. */
+#define NTFS_NODE_BSEARCH_MAX	128
+
+/*
+ * Search @node for @key: the first entry not below it (or the end marker)
+ * at *@ofs; *@cmp is 0 when it is @key's entry.  Every entry is checked
+ * on the way to the end marker and its offset kept (a node of more than
+ * NTFS_NODE_BSEARCH_MAX entries is scanned instead); the offsets are then
+ * searched by halves.  Returns the entry or NULL when the node is damaged.
+ */
+static const struct ntfs_index_entry *ntfs_node_find(const struct ntfs_sb *sbi,
+						     const struct ntfs_node *node,
+						     const struct ntfs_key *key, u32 *ofs, int *cmp)
+{
+	u16 at[NTFS_NODE_BSEARCH_MAX];
+	const struct ntfs_index_entry *e;
+	u32 n = 0, lo = 0, hi, mid, o;
+	int c;
+
+	*cmp = 1;
+	for (o = le32_to_cpu(node->hdr->entries_offset);; o += le16_to_cpu(e->length)) {
+		e = ntfs_node_entry(node, o);
+		if (!e)
+			return NULL;
+		if (le16_to_cpu(e->flags) & NTFS_IE_LAST)
+			break;
+		if (n == NTFS_NODE_BSEARCH_MAX || o > U16_MAX)
+			return ntfs_node_scan(sbi, node, key, ofs, cmp);
+		at[n++] = o;
+	}
+	hi = n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = ntfs_key_cmp(sbi, key, (const void *)node->hdr + at[mid]);
+		if (c > 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+			*cmp = c;
+		}
+	}
+	if (lo == n) {
+		*cmp = 1;
+		*ofs = o;
+		return e;
+	}
+	*ofs = at[lo];
+	return (const void *)node->hdr + at[lo];
 }
 
 /*

@@ -1898,7 +1898,7 @@ int ntfs_index_is_empty(struct inode *dir)
 	return !e;
 }
 
-/* ---- view indexes: $R of $Extend\$Reparse ------------------------------- */
+/* ---- view indexes: $R of $Extend\$Reparse, $SII and $SDH of $Secure ------ */
 
 /* The keys of a view index have one length, checked by ntfs_ix_check(). */
 static bool ntfs_view_key_ok(const struct ntfs_index_entry *e)
@@ -1928,25 +1928,32 @@ static struct ntfs_itree *ntfs_view_start(struct ntfs_trans *t, struct inode *ix
 }
 
 /**
- * ntfs_view_insert() - Add a key without data to a view index
+ * ntfs_view_insert() - Add a key and its data to a view index
  * @t:		the transaction
  * @ix:		the index's inode (its ni_lock held)
  * @v:		the index
  * @key:	the key, @v->key_len bytes
+ * @data:	the entry's data, or NULL
+ * @data_len:	its bytes (0 without)
  *
- * The entry is laid out as Windows writes one without data: the data
- * offset points just past the key, the data length is 0.
+ * The data follows the key; the entry is padded to 8 bytes with zeros,
+ * which its data length does not count.  Without data the data offset
+ * points just past the key, as Windows writes such entries.
  *
  * Return: 0, -EEXIST, -ENOSPC, -ENOMEM, -EIO, -EOPNOTSUPP (see
- * ntfs_index_insert()).
+ * ntfs_index_insert()); -EINVAL for an entry too long.
  */
 int ntfs_view_insert(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
-		     const void *key)
+		     const void *key, const void *data, u16 data_len)
 {
-	struct ntfs_itree *tr = ntfs_view_start(t, ix, v, key);
+	struct ntfs_itree *tr;
 	struct ntfs_index_entry *e;
-	int err = PTR_ERR_OR_ZERO(tr);
+	int err;
 
+	if (ALIGN(NTFS_IE_HDR + v->key_len + data_len, 8) > NTFS_IE_MAX)
+		return -EINVAL;
+	tr = ntfs_view_start(t, ix, v, key);
+	err = PTR_ERR_OR_ZERO(tr);
 	if (!err)
 		err = ntfs_itree_walk(tr);
 	if (err > 0)
@@ -1955,9 +1962,12 @@ int ntfs_view_insert(struct ntfs_trans *t, struct inode *ix, const struct ntfs_v
 		e = IT_ENT(tr, IT_KEY);
 		memset(e, 0, NTFS_IE_MAX);
 		e->view.data_offset = cpu_to_le16(NTFS_IE_HDR + v->key_len);
-		e->length = cpu_to_le16(ALIGN(NTFS_IE_HDR + v->key_len, 8));
+		e->view.data_length = cpu_to_le16(data_len);
+		e->length = cpu_to_le16(ALIGN(NTFS_IE_HDR + v->key_len + data_len, 8));
 		e->key_length = cpu_to_le16(v->key_len);
 		memcpy(e + 1, key, v->key_len);
+		if (data_len)
+			memcpy((u8 *)(e + 1) + v->key_len, data, data_len);
 		err = ntfs_itree_insert_at(tr, tr->depth, e);
 	}
 	if (!err)

@@ -562,6 +562,85 @@ struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 	return inode;
 }
 
+/* The resident root of view index @v in record @rec (number @nr), checked. */
+static const struct ntfs_index_root *ntfs_view_root(struct ntfs_sb *sbi, u64 nr, void *rec,
+						    const struct ntfs_view *v, u32 *len)
+{
+	struct ntfs_record *r = rec;
+	const struct ntfs_index_root *ir;
+	struct ntfs_attr *a;
+	u32 bs;
+
+	a = ntfs_rec_find(rec, NTFS_AT_INDEX_ROOT, v->name, v->name_len);
+	ir = a && !a->non_resident ? ntfs_attr_value(a, sizeof(*ir)) : NULL;
+	if (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) || !ir ||
+	    le32_to_cpu(ir->collation) != v->collation) {
+		ntfs_err_ratelimited(sbi->sb, nr, "no $INDEX_ROOT of collation 0x%x for a view index",
+				     v->collation);
+		return NULL;
+	}
+	bs = le32_to_cpu(ir->block_size);
+	if (bs < 512 || bs > 65536 || !is_power_of_2(bs)) {
+		ntfs_err_ratelimited(sbi->sb, nr, "view index block size %u", bs);
+		return NULL;
+	}
+	*len = le32_to_cpu(a->r.value_length);
+	return ir;
+}
+
+/**
+ * ntfs_view_iget() - An inode through which a view index is changed
+ * @sbi:	the volume
+ * @nr:		number of the record that holds the index
+ * @rec:	that record, read
+ * @v:		the index: its name and collation
+ *
+ * The index core changes a view index ($R of $Reparse, $SII and $SDH of
+ * $Secure) as it changes a directory's $I30: through an inode with the
+ * base record, a copy of the root, the block size, and
+ * $INDEX_ALLOCATION:@v->name as its stream (empty while the root holds
+ * every entry).  Unhashed: ntfs_iget() of the record is another inode,
+ * which never reads the view.
+ *
+ * Return: the inode (put it with iput()); ERR_PTR(-EIO) for a missing or
+ * damaged root, ERR_PTR(-ENOMEM).
+ */
+struct inode *ntfs_view_iget(struct ntfs_sb *sbi, u64 nr, void *rec, const struct ntfs_view *v)
+{
+	const struct ntfs_index_root *ir;
+	struct ntfs_stream ns = {};
+	struct ntfs_inode *ni;
+	struct inode *ix;
+	u32 len;
+
+	ir = ntfs_view_root(sbi, nr, rec, v, &len);
+	if (!ir)
+		return ERR_PTR(-EIO);
+	ix = ntfs_stream_iget(sbi->sb, nr, NTFS_AT_INDEX_ALLOC, v->name, v->name_len);
+	if (ix == ERR_PTR(-ENOENT)) {
+		init_rwsem(&ns.run_lock);
+		ns.record = nr;
+		ix = ntfs_new_stream_inode(sbi->sb, NULL, &ns);
+	}
+	if (IS_ERR(ix))
+		return ix;
+	ni = NTFS_I(ix);
+	ni->record = nr;
+	ni->seq = le16_to_cpu(((struct ntfs_record *)rec)->sequence);
+	ni->index_block_size = le32_to_cpu(ir->block_size);
+	ni->index_collation = v->collation;
+	ni->stream.name = (__le16 *)v->name;
+	ni->stream.name_len = v->name_len;
+	ni->stream.read_around = NTFS_META_READ_AROUND;
+	ni->index_root = kmemdup(ir, len, GFP_NOFS);
+	ni->index_root_size = len;
+	if (!ni->index_root) {
+		iput(ix);
+		return ERR_PTR(-ENOMEM);
+	}
+	return ix;
+}
+
 /**
  * ntfs_permission() - Access checks, or none under noacsrules
  * @idmap:	idmap of the mount

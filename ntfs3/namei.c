@@ -498,6 +498,7 @@ struct ntfs_new_kind {
 	dev_t rdev;
 	umode_t mode;			/* create, mkdir: what the VFS asks */
 	struct ntfs_new_eas eas;	/* acl mounts: mode and EAs it gets */
+	u32 security_id;		/* its directory's, or the default */
 };
 
 /*
@@ -574,7 +575,7 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	ref = *nr | (u64)le16_to_cpu(r->sequence) << 48;
-	err = ntfs_fill_new_record(t, r, kind->dir, NTFS_I(dir)->security_id, now);
+	err = ntfs_fill_new_record(t, r, kind->dir, kind->security_id, now);
 	if (!err && si_attrs)
 		err = ntfs_new_si_attrs(r, si_attrs);
 	if (!err)
@@ -655,6 +656,13 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, struct ntfs_
 	}
 	if (kind->rp)
 		fn->ea_or_reparse = kind->rp->tag;
+	/*
+	 * A new file shares its directory's descriptor, else the default one
+	 * (secure.c); without either (NTFS 1.2, $Secure damaged) it has none.
+	 */
+	kind->security_id = dni->security_id;
+	if (!kind->security_id)
+		ntfs_security_default(sbi, &kind->security_id);
 	/* A full $MFT grows first; a racing creator may take the record: again. */
 	for (tries = 0; tries < 3; tries++) {
 		err = ntfs_mft_ensure_free(sbi);

@@ -125,10 +125,17 @@ struct ntfs_options {
  * @free_clusters:	free clusters, or -1 while not counted
  * @mft_records:	number of records $MFT:$DATA holds
  * @attrdef_count:	attribute types defined in $AttrDef
- * @sds_lock:		serialises building @sds_map
+ * @sds_lock:		serialises reading and changing $Secure (secure.c)
  * @sds:		stream inode of $Secure:$SDS, once indexed
  * @sds_failed:		$SDS could not be indexed
  * @sds_map:		security id -> offset of its entry in $SDS
+ * @sdh_map:		descriptor hash -> the first id with it
+ * @sds_next_id:	the id a new descriptor gets
+ * @sds_end:		end of the last entry of $SDS
+ * @sii_ix:		$Secure's $SII index, once a descriptor was added
+ * @sdh_ix:		its $SDH index
+ * @default_security_id: id of the descriptor new files get under a
+ *			directory without one, 0 until needed
  */
 struct ntfs_sb {
 	struct super_block	*sb;
@@ -163,10 +170,17 @@ struct ntfs_sb {
 	spinlock_t		iblock_lock;	/* iblock_cache slots */
 	struct ntfs_iblock	*iblock_cache[NTFS_IBLOCK_CACHE];
 
-	struct mutex		sds_lock;	/* building sds_map */
+	struct mutex		sds_lock;	/* $Secure */
+	spinlock_t		sds_ptr_lock;	/* sds, sii_ix, sdh_ix pointers */
 	struct inode		*sds;
 	bool			sds_failed;
 	struct xarray		sds_map;
+	struct xarray		sdh_map;
+	u32			sds_next_id;
+	u64			sds_end;
+	struct inode		*sii_ix;
+	struct inode		*sdh_ix;
+	u32			default_security_id;
 
 	struct mutex		reparse_lock;	/* finding reparse_ix */
 	struct inode		*reparse_ix;	/* $Extend\$Reparse, its $R index */
@@ -666,11 +680,12 @@ struct ntfs_view {
 	const __le16	*name;
 	u8		name_len;
 	u32		key_len;
+	u32		collation;	/* NTFS_COLLATION_* */
 	int		(*cmp)(const void *key, const struct ntfs_index_entry *e);
 };
 
 int ntfs_view_insert(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
-		     const void *key);
+		     const void *key, const void *data, u16 data_len);
 int ntfs_view_delete(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
 		     const void *key);
 int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
@@ -698,8 +713,14 @@ struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
 				    struct ntfs_stream *ns);
 struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 			       const __le16 *name, u8 name_len);
+struct inode *ntfs_view_iget(struct ntfs_sb *sbi, u64 nr, void *rec, const struct ntfs_view *v);
 int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 		 struct kstat *stat, u32 mask, unsigned int flags);
+
+/* secure.c */
+int ntfs_sds_get(struct ntfs_sb *sbi, u32 id, void **out, u32 *len);
+int ntfs_security_set(struct inode *inode, const void *sd, size_t len);
+int ntfs_security_default(struct ntfs_sb *sbi, u32 *id);
 
 /* xattr.c */
 

@@ -313,76 +313,9 @@ static const struct ntfs_view ntfs_r_view = {
 	.name		= ntfs_r_name,
 	.name_len	= ARRAY_SIZE(ntfs_r_name),
 	.key_len	= sizeof(struct ntfs_r_key),
+	.collation	= NTFS_COLLATION_ULONGS,
 	.cmp		= ntfs_r_cmp,
 };
-
-/* The resident $INDEX_ROOT:$R of $Reparse's record @rec, checked. */
-static const struct ntfs_index_root *ntfs_r_root(struct ntfs_sb *sbi, u64 nr, void *rec,
-						 u32 *len)
-{
-	struct ntfs_record *r = rec;
-	const struct ntfs_index_root *ir;
-	struct ntfs_attr *a;
-	u32 bs;
-
-	a = ntfs_rec_find(rec, NTFS_AT_INDEX_ROOT, ntfs_r_name, ARRAY_SIZE(ntfs_r_name));
-	ir = a ? ntfs_attr_value(a, sizeof(*ir)) : NULL;
-	if (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) || !ir ||
-	    le32_to_cpu(ir->collation) != NTFS_COLLATION_ULONGS) {
-		ntfs_err_ratelimited(sbi->sb, nr, "$Reparse has no ULONGS $INDEX_ROOT:$R");
-		return NULL;
-	}
-	bs = le32_to_cpu(ir->block_size);
-	if (bs < 512 || bs > 65536 || !is_power_of_2(bs)) {
-		ntfs_err_ratelimited(sbi->sb, nr, "$R: index block size %u", bs);
-		return NULL;
-	}
-	*len = le32_to_cpu(a->r.value_length);
-	return ir;
-}
-
-/*
- * An inode for $R as the index core changes a directory's $I30: the base
- * record, a copy of the root, the block size, $INDEX_ALLOCATION:$R as its
- * stream (empty when the root holds every entry).  Unhashed: ntfs_iget()
- * of the record is another inode, which never reads $R.
- */
-static struct inode *ntfs_r_inode(struct ntfs_sb *sbi, u64 nr, void *rec)
-{
-	const struct ntfs_index_root *ir;
-	struct ntfs_stream ns = {};
-	struct ntfs_inode *ni;
-	struct inode *ix;
-	u32 len;
-
-	ir = ntfs_r_root(sbi, nr, rec, &len);
-	if (!ir)
-		return ERR_PTR(-EIO);
-	ix = ntfs_stream_iget(sbi->sb, nr, NTFS_AT_INDEX_ALLOC, ntfs_r_name,
-			      ARRAY_SIZE(ntfs_r_name));
-	if (ix == ERR_PTR(-ENOENT)) {
-		init_rwsem(&ns.run_lock);
-		ns.record = nr;
-		ix = ntfs_new_stream_inode(sbi->sb, NULL, &ns);
-	}
-	if (IS_ERR(ix))
-		return ix;
-	ni = NTFS_I(ix);
-	ni->record = nr;
-	ni->seq = le16_to_cpu(((struct ntfs_record *)rec)->sequence);
-	ni->index_block_size = le32_to_cpu(ir->block_size);
-	ni->index_collation = NTFS_COLLATION_ULONGS;
-	ni->stream.name = (__le16 *)ntfs_r_name;
-	ni->stream.name_len = ARRAY_SIZE(ntfs_r_name);
-	ni->stream.read_around = NTFS_META_READ_AROUND;
-	ni->index_root = kmemdup(ir, len, GFP_NOFS);
-	ni->index_root_size = len;
-	if (!ni->index_root) {
-		iput(ix);
-		return ERR_PTR(-ENOMEM);
-	}
-	return ix;
-}
 
 /* Find $Reparse in the $Extend directory @ext and load its $R. */
 static struct inode *ntfs_r_load(struct ntfs_sb *sbi, struct inode *ext)
@@ -400,7 +333,7 @@ static struct inode *ntfs_r_load(struct ntfs_sb *sbi, struct inode *ext)
 	if (!rec)
 		return ERR_PTR(-ENOMEM);
 	err = ntfs_read_record(sbi, NTFS_REF_RECORD(ref), rec);
-	ix = err ? ERR_PTR(err) : ntfs_r_inode(sbi, NTFS_REF_RECORD(ref), rec);
+	ix = err ? ERR_PTR(err) : ntfs_view_iget(sbi, NTFS_REF_RECORD(ref), rec, &ntfs_r_view);
 	kfree(rec);
 	return ix;
 }
@@ -458,7 +391,7 @@ static int ntfs_r_change(struct ntfs_trans *t, u32 tag, u64 ref, bool add)
 		return PTR_ERR_OR_ZERO(ix);
 	ni = NTFS_I(ix);
 	mutex_lock_nested(&ni->ni_lock, NTFS_REPARSE_LOCK_CLASS);
-	err = add ? ntfs_view_insert(t, ix, &ntfs_r_view, &key) :
+	err = add ? ntfs_view_insert(t, ix, &ntfs_r_view, &key, NULL, 0) :
 		    ntfs_view_delete(t, ix, &ntfs_r_view, &key);
 	mutex_unlock(&ni->ni_lock);
 	/* A damaged $R is reported, and never keeps a file from changing. */

@@ -781,6 +781,7 @@ static void ntfs_free_sbi(struct ntfs_sb *sbi)
 		unload_nls(sbi->nls);
 	ntfs_iblock_cache_drop(sbi);
 	xa_destroy(&sbi->sds_map);
+	xa_destroy(&sbi->sdh_map);
 	kvfree(sbi->upcase);
 	kfree(sbi->opt.iocharset);
 	kfree(sbi);
@@ -947,6 +948,8 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	INIT_WORK(&sbi->dup_work, ntfs_dup_work);
 	spin_lock_init(&sbi->iblock_lock);
 	xa_init(&sbi->sds_map);
+	xa_init(&sbi->sdh_map);
+	spin_lock_init(&sbi->sds_ptr_lock);
 	sbi->opt.uid = current_fsuid();
 	sbi->opt.gid = current_fsgid();
 	sbi->opt.fmask = current_umask();
@@ -983,12 +986,16 @@ static void ntfs_kill_sb(struct super_block *sb)
 		cancel_delayed_work_sync(&sbi->meta_flush);
 		iput(sbi->reparse_ix);
 		iput(sbi->sds);
+		iput(sbi->sii_ix);
+		iput(sbi->sdh_ix);
 		iput(sbi->bitmap);
 		iput(sbi->mft_bitmap);
 		iput(sbi->mftmirr);
 		iput(sbi->mft);
 		sbi->reparse_ix = NULL;
 		sbi->sds = NULL;
+		sbi->sii_ix = NULL;
+		sbi->sdh_ix = NULL;
 		sbi->bitmap = NULL;
 		sbi->mft_bitmap = NULL;
 		sbi->mftmirr = NULL;

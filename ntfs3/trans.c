@@ -547,10 +547,20 @@ int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 {
 	/* Unhashed stream inodes: writeback never sees their dirty folios. */
 	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap,
-				    sbi->reparse_ix };
+				    sbi->reparse_ix, NULL, NULL, NULL };
+	unsigned int i, pinned = ARRAY_SIZE(streams) - 3;
 	int err = 0, e;
-	unsigned int i;
 
+	/*
+	 * $Secure's (secure.c) are replaced after a failed change: pinned
+	 * here, as its lock is taken outside transactions and this may run
+	 * inside the lock that keeps them out.
+	 */
+	spin_lock(&sbi->sds_ptr_lock);
+	streams[pinned] = sbi->sds ? igrab(sbi->sds) : NULL;
+	streams[pinned + 1] = sbi->sii_ix ? igrab(sbi->sii_ix) : NULL;
+	streams[pinned + 2] = sbi->sdh_ix ? igrab(sbi->sdh_ix) : NULL;
+	spin_unlock(&sbi->sds_ptr_lock);
 	for (i = 0; i < ARRAY_SIZE(streams); i++) {
 		if (!streams[i])
 			continue;
@@ -558,6 +568,8 @@ int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 			   filemap_fdatawrite(streams[i]->i_mapping);
 		err = err ? err : e;
 	}
+	for (i = pinned; i < ARRAY_SIZE(streams); i++)
+		iput(streams[i]);
 	return err;
 }
 

@@ -1323,6 +1323,23 @@ static int ntfs_set_attributes(struct inode *inode, u32 attrs, u32 mask)
  * point, compressed, sparse, encrypted, ...) are ignored, so that a value
  * read can be written back.
  */
+/*
+ * system.ntfs_security: a self-relative descriptor for the file, shared
+ * through $Secure (secure.c).  Every file has one: it cannot be removed.
+ * Changing it takes the owner or CAP_FOWNER, as a chmod does.
+ */
+static int ntfs_security_xattr_set(struct mnt_idmap *idmap, struct inode *inode,
+				   const void *value, size_t size, int flags)
+{
+	if (!value)
+		return -EOPNOTSUPP;
+	if (flags & XATTR_CREATE)
+		return -EEXIST;
+	if (!inode_owner_or_capable(idmap, inode) || ntfs_is_metafile(inode))
+		return -EPERM;
+	return ntfs_security_set(inode, value, size);
+}
+
 static int ntfs_xattr_set(const struct xattr_handler *h, struct mnt_idmap *idmap,
 			  struct dentry *unused, struct inode *inode, const char *name,
 			  const void *value, size_t size, int flags)
@@ -1330,6 +1347,8 @@ static int ntfs_xattr_set(const struct xattr_handler *h, struct mnt_idmap *idmap
 	bool be = !strcmp(name, "ntfs_attrib_be");
 	u32 attrs, mask = ~0U;
 
+	if (!strcmp(name, "ntfs_security"))
+		return ntfs_security_xattr_set(idmap, inode, value, size, flags);
 	if (be || !strcmp(name, "ntfs_attrib")) {
 		if (!value || size != 4)
 			return value ? -EINVAL : -EOPNOTSUPP;	/* every file has them */
@@ -1352,102 +1371,6 @@ static int ntfs_xattr_set(const struct xattr_handler *h, struct mnt_idmap *idmap
 }
 
 /* ---- security descriptors ----------------------------------------------- */
-
-/*
- * Index $Secure:$SDS by security id, once: each 256 KiB block of $SDS is
- * followed by a mirror copy, entries are 16-byte aligned, and an entry
- * records its own offset, which guards against reading garbage.
- */
-static int ntfs_sds_index(struct ntfs_sb *sbi)
-{
-	static const __le16 sds[] = { cpu_to_le16('$'), cpu_to_le16('S'),
-				      cpu_to_le16('D'), cpu_to_le16('S') };
-	struct ntfs_sds_header h;
-	struct inode *inode;
-	u64 pos = 0, size;
-	int err = 0;
-
-	inode = ntfs_stream_iget(sbi->sb, NTFS_SECURE_INO, NTFS_AT_DATA, sds, ARRAY_SIZE(sds));
-	if (IS_ERR(inode))
-		return PTR_ERR(inode);
-	/* Bounded by the size only because every byte of it is on disk. */
-	err = ntfs_stream_check_meta(sbi, &NTFS_I(inode)->stream);
-	size = NTFS_I(inode)->stream.data_size;
-	while (!err && pos + sizeof(h) <= size) {
-		u64 block_end = round_up(pos + 1, NTFS_SDS_BLOCK);
-		u32 len;
-
-		err = ntfs_walk_step();
-		if (err)
-			break;
-
-		if ((pos / NTFS_SDS_BLOCK) & 1) {	/* a mirror block */
-			pos = block_end;
-			continue;
-		}
-		err = ntfs_read_stream(inode, pos, &h, sizeof(h));
-		if (err)
-			break;
-		len = le32_to_cpu(h.length);
-		if (len < sizeof(h) || pos + len > block_end || le64_to_cpu(h.offset) != pos) {
-			pos = block_end;	/* rest of the block is padding */
-			continue;
-		}
-		if (h.security_id) {
-			err = xa_err(xa_store(&sbi->sds_map, le32_to_cpu(h.security_id),
-					      xa_mk_value(pos), GFP_NOFS));
-			if (err)
-				break;
-		}
-		pos += round_up(len, 16);
-	}
-	if (!err)
-		sbi->sds = inode;
-	else
-		iput(inode);
-	return err;
-}
-
-/* The descriptor of @id from $SDS into a new buffer. */
-static int ntfs_sds_get(struct ntfs_sb *sbi, u32 id, void **out, u32 *len)
-{
-	struct ntfs_sds_header h;
-	void *entry;
-	u64 pos;
-	int err = 0;
-
-	if (mutex_lock_killable(&sbi->sds_lock))
-		return -EINTR;
-	if (!sbi->sds && !sbi->sds_failed) {
-		err = ntfs_sds_index(sbi);
-		/* Only corruption is final: a kill or ENOMEM may do better next time. */
-		sbi->sds_failed = err == -EIO;
-		if (err)
-			xa_destroy(&sbi->sds_map);
-	}
-	mutex_unlock(&sbi->sds_lock);
-	if (!sbi->sds)
-		return err ? err : -EIO;
-	entry = xa_load(&sbi->sds_map, id);
-	if (!entry)
-		return -ENODATA;
-	pos = xa_to_value(entry);
-	err = ntfs_read_stream(sbi->sds, pos, &h, sizeof(h));
-	if (err)
-		return err;
-	/* Checked when indexed, but the device may have changed since. */
-	if (le32_to_cpu(h.length) < sizeof(h) || le32_to_cpu(h.length) > NTFS_SDS_BLOCK ||
-	    le64_to_cpu(h.offset) != pos)
-		return -EIO;
-	*len = le32_to_cpu(h.length) - sizeof(h);
-	*out = kmalloc(*len ? *len : 1, GFP_NOFS);
-	if (!*out)
-		return -ENOMEM;
-	err = ntfs_read_stream(sbi->sds, pos + sizeof(h), *out, *len);
-	if (err)
-		kfree(*out);
-	return err;
-}
 
 /* A descriptor kept in the file's own $SECURITY_DESCRIPTOR (NTFS 1.2 style). */
 static int ntfs_legacy_sd_get(struct inode *inode, void **out, u32 *len)

@@ -32,6 +32,7 @@ extent
 attrib
 index mft
 inode
+secure
 xattr
 file reparse
 dir

@@ -50,7 +50,7 @@ static int do_stat(const char *path)
 
 static int do_setx(const char *path, const char *name, const char *hex)
 {
-	unsigned char buf[256];
+	unsigned char buf[4096];
 	size_t n = strlen(hex) / 2, i;
 
 	if (strlen(hex) % 2 || n > sizeof(buf)) {
@@ -73,7 +73,7 @@ static int do_setx(const char *path, const char *name, const char *hex)
 
 static int do_getx(const char *path, const char *name)
 {
-	unsigned char buf[256];
+	unsigned char buf[4096];
 	ssize_t n = lgetxattr(path, name, buf, sizeof(buf)), i;
 
 	if (n < 0)

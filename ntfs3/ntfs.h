@@ -361,6 +361,14 @@ struct ntfs_sds_header {
 
 #define NTFS_SDS_BLOCK		0x40000	/* each 256 KiB block is mirrored once */
 
+/* $Extend\$UsnJrnl:$Max, the change journal's parameters. */
+struct ntfs_usn_max {
+	__le64	max_size;
+	__le64	alloc_delta;
+	__le64	journal_id;		/* an NTFS time when Windows stamps it */
+	__le64	lowest_valid_usn;
+} __packed;
+
 /* NTFS time: 100 ns units since 1601-01-01; this many seconds before 1970. */
 #define NTFS_TIME_OFFSET	11644473600LL
 

@@ -91,6 +91,8 @@ struct ntfs_options {
 	unsigned int	windows_names:1;
 	unsigned int	noacsrules:1;
 	unsigned int	errors:1;	/* NTFS_ERRORS_* */
+	unsigned int	acl:1;		/* POSIX ACLs: SB_POSIXACL */
+	unsigned int	acl_set:1;	/* acl or noacl given (remount) */
 	/* Given explicitly: then they win over WSL's $LX* EAs. */
 	unsigned int	uid_set:1;
 	unsigned int	gid_set:1;
@@ -185,6 +187,9 @@ struct ntfs_sb {
 	struct mutex		reparse_lock;	/* finding reparse_ix */
 	struct inode		*reparse_ix;	/* $Extend\$Reparse, its $R index */
 	bool			reparse_tried;	/* looked for it this mount */
+	u64			usn_record;	/* $Extend\$UsnJrnl, 0 for none */
+	u64			usn_next;	/* size of its $J: the next USN */
+	u64			usn_id;		/* the id it gets on the first change */
 
 	/* The write path (docs/design/ntfs3.md, "Writing"). */
 	struct inode		*mftmirr;	/* stream inode of $MFTMirr:$DATA */
@@ -526,7 +531,8 @@ struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
 void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use);
 u32 ntfs_record_room(struct ntfs_sb *sbi);
 void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create);
-void ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn);
+bool ntfs_trans_has_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn);
+bool ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn);
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
 void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
 int ntfs_discard_clusters(struct ntfs_sb *sbi, u64 lcn, u64 len);

@@ -77,15 +77,10 @@ static int ntfs_parse_write_param(struct fs_context *fc, struct ntfs_options *o,
 		o->prealloc = !r->negated;
 		break;
 	case OPT_ACL:
-		/* An SB_ flag: the VFS applies it at mount and, given, at remount. */
-		if (r->negated) {
-			fc->sb_flags &= ~SB_POSIXACL;
-		} else {
-			if (!IS_ENABLED(CONFIG_FS_POSIX_ACL))
-				return invalfc(fc, "acl: the kernel has no POSIX ACL support");
-			fc->sb_flags |= SB_POSIXACL;
-		}
-		fc->sb_flags_mask |= SB_POSIXACL;
+		if (!r->negated && !IS_ENABLED(CONFIG_FS_POSIX_ACL))
+			return invalfc(fc, "acl: the kernel has no POSIX ACL support");
+		o->acl = !r->negated;
+		o->acl_set = 1;
 		break;
 	case OPT_WINDOWS_NAMES:
 		o->windows_names = !r->negated;
@@ -606,17 +601,55 @@ static void ntfs_load_bitmap(struct super_block *sb, struct ntfs_sb *sbi)
 	}
 }
 
-/* $Extend\$Reparse's index, kept in step with the reparse points written. */
-static void ntfs_open_reparse_index(struct super_block *sb, struct ntfs_sb *sbi)
+/*
+ * $Extend\$UsnJrnl, the change journal.  This driver writes no records to
+ * it, so its readers must not take it for complete after this mount: the
+ * first change stamps it with a new id and makes the next USN the lowest
+ * valid one (trans.c), as Windows stamps a journal whose records may have
+ * missed changes.  Here: its record, the next USN (the size of $J), the id.
+ */
+static void ntfs_find_usnjrnl(struct super_block *sb, struct ntfs_sb *sbi, struct inode *ext)
+{
+	static const __le16 usnjrnl[] = { cpu_to_le16('$'), cpu_to_le16('U'), cpu_to_le16('s'),
+					   cpu_to_le16('n'), cpu_to_le16('J'), cpu_to_le16('r'),
+					   cpu_to_le16('n'), cpu_to_le16('l') };
+	static const __le16 j[] = { cpu_to_le16('$'), cpu_to_le16('J') };
+	struct timespec64 now;
+	struct inode *js;
+	u64 ref;
+
+	sbi->usn_record = 0;
+	if (!S_ISDIR(ext->i_mode) || ntfs_dir_lookup(ext, usnjrnl, ARRAY_SIZE(usnjrnl), &ref))
+		return;		/* no change journal: nothing to stamp */
+	js = ntfs_stream_iget(sb, NTFS_REF_RECORD(ref), NTFS_AT_DATA, j, ARRAY_SIZE(j));
+	if (IS_ERR(js)) {
+		pr_warn("ntfs3 (%s): $UsnJrnl has no usable $J (%ld): it is not stamped\n",
+			sb->s_id, PTR_ERR(js));
+		return;
+	}
+	sbi->usn_next = NTFS_I(js)->stream.data_size;
+	iput(js);
+	ktime_get_real_ts64(&now);
+	sbi->usn_id = le64_to_cpu(ntfs_time_to_disk(now));
+	sbi->usn_record = NTFS_REF_RECORD(ref);
+}
+
+/*
+ * $Extend's files kept in step with what is written: $Reparse's index
+ * (reparse.c) and the change journal's stamp.
+ */
+static void ntfs_open_extend(struct super_block *sb, struct ntfs_sb *sbi)
 {
 	struct inode *ext = ntfs_iget(sb, NTFS_EXTEND_INO);
 
 	if (IS_ERR(ext)) {
 		pr_warn("ntfs3 (%s): no $Extend: reparse points are not indexed\n", sb->s_id);
 		sbi->reparse_tried = true;
+		sbi->usn_record = 0;
 		return;
 	}
 	ntfs_reparse_index_open(sbi, ext);
+	ntfs_find_usnjrnl(sb, sbi, ext);
 	iput(ext);
 }
 
@@ -656,7 +689,7 @@ static int ntfs_make_writable(struct super_block *sb, struct ntfs_sb *sbi)
 	if (ntfs_logfile_reset(sbi))
 		return ntfs_refuse_rw(sb, "the journal cannot be emptied");
 	if (!sbi->reparse_tried)
-		ntfs_open_reparse_index(sb, sbi);
+		ntfs_open_extend(sb, sbi);
 	sbi->volume_dirtied = false;
 	return 0;
 }
@@ -829,6 +862,8 @@ static int ntfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	if (sbi->opt.nocase)
 		sb->s_d_op = &ntfs_nocase_dops;
+	if (sbi->opt.acl)
+		sb->s_flags |= SB_POSIXACL;
 	sb->s_flags |= SB_RDONLY;
 	atomic64_set(&sbi->free_clusters, -1);
 
@@ -885,9 +920,9 @@ static int ntfs_get_tree(struct fs_context *fc)
 	return get_tree_bdev(fc, ntfs_fill_super);
 }
 
-static int ntfs_reconfigure(struct fs_context *fc)
+/* Read-write or read-only, as a remount asks. */
+static int ntfs_reconfigure_rw(struct fs_context *fc, struct super_block *sb)
 {
-	struct super_block *sb = fc->root->d_sb;
 	struct ntfs_sb *sbi = NTFS_SB(sb);
 	bool to_rw = !(fc->sb_flags & SB_RDONLY);
 
@@ -900,6 +935,26 @@ static int ntfs_reconfigure(struct fs_context *fc)
 		sync_filesystem(sb);
 		return ntfs_write_clean(sbi);
 	}
+	return 0;
+}
+
+/*
+ * A remount changes read-write and, when given, acl; the other options
+ * stay as mounted.  SB_POSIXACL is set here, not through the fs_context:
+ * the VFS refuses to change it at remount itself.
+ */
+static int ntfs_reconfigure(struct fs_context *fc)
+{
+	const struct ntfs_options *o = fc->fs_private;
+	struct super_block *sb = fc->root->d_sb;
+	int err = ntfs_reconfigure_rw(fc, sb);
+
+	if (err || !o->acl_set)
+		return err;
+	if (o->acl)
+		sb->s_flags |= SB_POSIXACL;
+	else
+		sb->s_flags &= ~SB_POSIXACL;
 	return 0;
 }
 

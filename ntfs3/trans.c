@@ -346,23 +346,43 @@ void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool c
 }
 
 /**
+ * ntfs_trans_has_iblock() - Whether a transaction holds an index block
+ * @t:		the transaction
+ * @dir:	the directory
+ * @vcn:	the block's VCN
+ *
+ * Return: true when ntfs_trans_iblock() got it in @t already.
+ */
+bool ntfs_trans_has_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn)
+{
+	u64 pos;
+
+	return !ntfs_trans_iblock_pos(t->sbi, NTFS_I(dir), vcn, &pos) &&
+	       ntfs_trans_find(t, dir, pos);
+}
+
+/**
  * ntfs_trans_iblock_dirty() - Mark an index block of a transaction changed
  * @t:		the transaction
  * @dir:	the directory (or view index) the block belongs to
  * @vcn:	the block's VCN; the block was got by ntfs_trans_iblock()
  *
  * Only marked blocks are written at commit: see ntfs_trans_read_iblock().
+ *
+ * Return: false when @t does not hold the block (a caller's bug: its
+ * change would be lost).
  */
-void ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn)
+bool ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn)
 {
 	struct ntfs_tblock *b;
 	u64 pos;
 
 	if (ntfs_trans_iblock_pos(t->sbi, NTFS_I(dir), vcn, &pos))
-		return;
+		return false;
 	b = ntfs_trans_find(t, dir, pos);
 	if (b)
 		b->dirty = true;
+	return b;
 }
 
 /**
@@ -652,6 +672,48 @@ int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear)
 	return err;
 }
 
+/*
+ * Stamp $UsnJrnl:$Max with the id super.c chose and the next USN as the
+ * lowest valid one: the journal misses this mount's changes (no USN
+ * records are written), and its readers must see the break.  Written at
+ * once, as the dirty flag is.  A journal without a resident $Max in its
+ * base record is left as it is, with a message.
+ */
+static int ntfs_usn_stamp(struct ntfs_sb *sbi)
+{
+	static const __le16 max[] = { cpu_to_le16('$'), cpu_to_le16('M'), cpu_to_le16('a'),
+				      cpu_to_le16('x') };
+	u64 pos = sbi->usn_record << sbi->record_bits;
+	struct ntfs_usn_max *m = NULL;
+	struct ntfs_attr *a;
+	void *rec;
+	int err;
+
+	rec = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!rec)
+		return -ENOMEM;
+	err = ntfs_read_record(sbi, sbi->usn_record, rec);
+	a = err ? NULL : ntfs_rec_find(rec, NTFS_AT_DATA, max, ARRAY_SIZE(max));
+	if (a && !a->non_resident)
+		m = ntfs_attr_value(a, sizeof(*m));
+	if (!err && !m)
+		pr_warn("ntfs3 (%s): $UsnJrnl has no resident $Max: the change journal is not stamped\n",
+			sbi->sb->s_id);
+	if (m) {
+		if (le64_to_cpu(m->journal_id) == sbi->usn_id)
+			sbi->usn_id++;
+		m->journal_id = cpu_to_le64(sbi->usn_id);
+		m->lowest_valid_usn = cpu_to_le64(sbi->usn_next);
+		ntfs_unfixup(rec, sbi->record_size);
+		err = ntfs_write_stream(sbi->mft, pos, rec, sbi->record_size);
+		if (!err)
+			err = filemap_write_and_wait_range(sbi->mft->i_mapping, pos,
+							   pos + sbi->record_size - 1);
+	}
+	kfree(rec);
+	return err;
+}
+
 /**
  * ntfs_volume_mark_dirty() - Put the dirty flag on the volume, once a mount
  * @sbi:	the volume
@@ -665,6 +727,12 @@ int ntfs_volume_mark_dirty(struct ntfs_sb *sbi)
 	mutex_lock(&sbi->mft_lock);
 	if (!sbi->volume_dirtied) {
 		err = ntfs_volume_set_flags(sbi, NTFS_VOLUME_DIRTY, 0);
+		/* The change journal once a mount, the first time it is dirtied. */
+		if (!err && sbi->usn_record) {
+			err = ntfs_usn_stamp(sbi);
+			if (!err)
+				sbi->usn_record = 0;
+		}
 		if (!err)
 			WRITE_ONCE(sbi->volume_dirtied, true);
 	}

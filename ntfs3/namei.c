@@ -1207,6 +1207,16 @@ static int ntfs_free_records(struct ntfs_trans *t, const struct ntfs_recset *rs)
 	return err;
 }
 
+/* The GUID of a resident $OBJECT_ID @a into @oid; false when too short. */
+static bool ntfs_object_id_of(struct ntfs_attr *a, u8 *oid)
+{
+	const u8 *v = ntfs_attr_value(a, NTFS_OBJECT_ID_LEN);
+
+	if (v)
+		memcpy(oid, v, NTFS_OBJECT_ID_LEN);
+	return v;
+}
+
 /*
  * A file whose last name is gone: when its last user lets go, its
  * clusters and records are freed in one transaction.
@@ -1216,9 +1226,11 @@ static void ntfs_delete_file(struct inode *inode)
 	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
 	struct ntfs_inode *ni = NTFS_I(inode);
 	struct ntfs_recset_pos pos = {};
+	u8 oid[NTFS_OBJECT_ID_LEN];
 	struct ntfs_recset rs;
 	struct ntfs_trans t;
 	struct ntfs_attr *a;
+	bool has_oid = false;
 	int err = ntfs_trans_begin(sbi, &t);
 
 	if (err)
@@ -1229,11 +1241,15 @@ static void ntfs_delete_file(struct inode *inode)
 			err = PTR_ERR(a);
 		else if (a->non_resident)
 			err = ntfs_free_attr_clusters(&t, ni->record, a);
+		else if (le32_to_cpu(a->type) == NTFS_AT_OBJECT_ID)
+			has_oid = ntfs_object_id_of(a, oid);
 	}
-	/* A reparse point leaves the $Reparse index with its file. */
+	/* A reparse point and an object id leave their indexes with the file. */
 	if (!err && ni->reparse_tag)
 		err = ntfs_reparse_index_del(&t, ni->reparse_tag,
 					     ni->record | (u64)ni->seq << 48);
+	if (!err && has_oid)
+		err = ntfs_objid_index_del(&t, oid);
 	if (!err)
 		err = ntfs_free_records(&t, &rs);
 	ntfs_recset_free(&rs);

@@ -361,6 +361,9 @@ struct ntfs_sds_header {
 
 #define NTFS_SDS_BLOCK		0x40000	/* each 256 KiB block is mirrored once */
 
+/* $OBJECT_ID: a GUID, the key of $Extend\$ObjId:$O (birth ids may follow). */
+#define NTFS_OBJECT_ID_LEN	16
+
 /* $Extend\$UsnJrnl:$Max, the change journal's parameters. */
 struct ntfs_usn_max {
 	__le64	max_size;

@@ -184,8 +184,9 @@ struct ntfs_sb {
 	struct inode		*sdh_ix;
 	u32			default_security_id;
 
-	struct mutex		reparse_lock;	/* finding reparse_ix */
+	struct mutex		reparse_lock;	/* finding reparse_ix, objid_ix */
 	struct inode		*reparse_ix;	/* $Extend\$Reparse, its $R index */
+	struct inode		*objid_ix;	/* $Extend\$ObjId, its $O index */
 	bool			reparse_tried;	/* looked for it this mount */
 	u64			usn_record;	/* $Extend\$UsnJrnl, 0 for none */
 	u64			usn_next;	/* size of its $J: the next USN */
@@ -779,6 +780,10 @@ int ntfs_load_reparse(struct inode *inode, const struct ntfs_recset *rs,
 char *ntfs_interix_link(struct inode *inode);
 struct ntfs_reparse *ntfs_symlink_reparse(struct ntfs_sb *sbi, const char *target, u32 *len);
 int ntfs_reparse_index_open(struct ntfs_sb *sbi, struct inode *ext);
+
+/* objid.c */
+void ntfs_objid_index_open(struct ntfs_sb *sbi, struct inode *ext);
+int ntfs_objid_index_del(struct ntfs_trans *t, const u8 *oid);
 
 /* dir.c */
 extern const struct file_operations ntfs_dir_fops;

@@ -636,7 +636,7 @@ static void ntfs_find_usnjrnl(struct super_block *sb, struct ntfs_sb *sbi, struc
 
 /*
  * $Extend's files kept in step with what is written: $Reparse's index
- * (reparse.c) and the change journal's stamp.
+ * (reparse.c), $ObjId's (objid.c) and the change journal's stamp.
  */
 static void ntfs_open_extend(struct super_block *sb, struct ntfs_sb *sbi)
 {
@@ -649,6 +649,7 @@ static void ntfs_open_extend(struct super_block *sb, struct ntfs_sb *sbi)
 		return;
 	}
 	ntfs_reparse_index_open(sbi, ext);
+	ntfs_objid_index_open(sbi, ext);
 	ntfs_find_usnjrnl(sb, sbi, ext);
 	iput(ext);
 }
@@ -1040,6 +1041,7 @@ static void ntfs_kill_sb(struct super_block *sb)
 		ntfs_dup_flush(sbi);
 		cancel_delayed_work_sync(&sbi->meta_flush);
 		iput(sbi->reparse_ix);
+		iput(sbi->objid_ix);
 		iput(sbi->sds);
 		iput(sbi->sii_ix);
 		iput(sbi->sdh_ix);
@@ -1048,6 +1050,7 @@ static void ntfs_kill_sb(struct super_block *sb)
 		iput(sbi->mftmirr);
 		iput(sbi->mft);
 		sbi->reparse_ix = NULL;
+		sbi->objid_ix = NULL;
 		sbi->sds = NULL;
 		sbi->sii_ix = NULL;
 		sbi->sdh_ix = NULL;

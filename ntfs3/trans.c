@@ -567,7 +567,7 @@ int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 {
 	/* Unhashed stream inodes: writeback never sees their dirty folios. */
 	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap,
-				    sbi->reparse_ix, NULL, NULL, NULL };
+				    sbi->reparse_ix, sbi->objid_ix, NULL, NULL, NULL };
 	unsigned int i, pinned = ARRAY_SIZE(streams) - 3;
 	int err = 0, e;
 

@@ -471,6 +471,21 @@ def dos_name(d):
     return "rec %d /cross/one.bin: $FILE_NAME namespace %d -> 1 (Win32), in the entry too" % (num, old)
 
 
+AT_OBJECT_ID = 0x40
+
+
+def objid(d):
+    """/cross/one.bin given an $OBJECT_ID (a 16-byte GUID) that
+    $Extend\\$ObjId:$O does not list, as a driver that forgets the index
+    would leave it."""
+    num = d.num("/cross/one.bin")
+    rec = nfs.Record(d.img, num)
+    guid = bytes(range(0x40, 0x50))
+    rec.insert(nfs.resident(AT_OBJECT_ID, guid, ident=rec.new_id()))
+    rec.save()
+    return "rec %d /cross/one.bin: an $OBJECT_ID not in $O" % num
+
+
 CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("leaked_cluster", leaked_cluster), ("cross_linked_cluster", cross_linked_cluster),
     ("cluster_bitmap", cluster_bitmap), ("mft_bitmap", mft_bitmap), ("orphan", orphan),
@@ -479,7 +494,7 @@ CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("sdh_hash", sdh_hash), ("boot", boot), ("sizes", sizes), ("record", record),
     ("attribute", attribute), ("volume", volume), ("upcase", upcase), ("index", index),
     ("secure", secure), ("dup_info", dup_info), ("reparse", reparse),
-    ("dos_name", dos_name)]}
+    ("dos_name", dos_name), ("objid", objid)]}
 
 
 def make(vol, cls, dst):

@@ -126,6 +126,36 @@ compressed_volume() {
 	echo "$_c"
 }
 
+# objid_volume: the path of a 64 MiB volume whose files have object ids
+# (given by ntfs-3g through system.ntfs_object_id, which lists them in
+# $Extend\$ObjId:$O, as Windows' link tracking does): ids/ with 20 files,
+# ids/sub/ with 10 more, made once and kept.
+objid_volume() {
+	_o=$DIR/objid.img
+	if [ ! -f "$_o" ]; then
+		rm -f "$_o.new"
+		truncate -s 64M "$_o.new"
+		mkntfs -F -f -q -L objid "$_o.new" >/dev/null 2>&1 || die "mkntfs could not make $_o"
+		MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
+		mkdir -p "$MNT"
+		fuse_mount "$_o.new" rw
+		mkdir -p "$MNT/ids/sub"
+		i=0
+		while [ $i -lt 30 ]; do
+			f=$MNT/ids/f$i
+			[ $i -lt 20 ] || f=$MNT/ids/sub/f$i
+			printf 'file %d with an object id\n' $i >"$f" &&
+				setfattr -n system.ntfs_object_id \
+					-v "0x$(printf '%02x' $i)0102030405060708090a0b0c0d0e0f" "$f" ||
+				{ fuse_reap; die "ntfs-3g could not give $f an object id"; }
+			i=$((i + 1))
+		done
+		fuse_umount
+		mv "$_o.new" "$_o"
+	fi
+	echo "$_o"
+}
+
 # volume_tree IMG DEST: the files of volume IMG, copied out by ntfs-3g (the
 # reference run on tmpfs starts from them: tests/ntfs-write/91-windows.sh,
 # 86-compressed.sh).
@@ -140,10 +170,12 @@ volume_tree() {
 # template SIZE CLUSTER SECTOR: the path of a blank volume of that shape,
 # made by mkntfs once and kept (a sector of 4096 gives records of 4096).
 # SIZE "windows" is the volume Windows wrote (windows_volume), SIZE
-# "compressed" the one with LZNT1-compressed files (compressed_volume).
+# "compressed" the one with LZNT1-compressed files (compressed_volume),
+# "objid" the one whose files have object ids (objid_volume).
 template() {
 	[ "$1" != windows ] || { windows_volume; return; }
 	[ "$1" != compressed ] || { compressed_volume; return; }
+	[ "$1" != objid ] || { objid_volume; return; }
 	_t=$DIR/blank-$1
 	[ "$2" = - ] || _t=$_t-c$2
 	[ "$3" = - ] || _t=$_t-s$3
@@ -197,6 +229,9 @@ prepare() {
 	fi
 	if grep -q '^compressed ' "$DIR/volumes"; then
 		volume_tree "$(compressed_volume)" "$DIR/overlay/ntfs-write/tree-compressed"
+	fi
+	if grep -q '^objid ' "$DIR/volumes"; then
+		volume_tree "$(objid_volume)" "$DIR/overlay/ntfs-write/tree-objid"
 	fi
 	if grep -q '^untar ' "$DIR/volumes"; then
 		echo "$(source_tar) untar-src"

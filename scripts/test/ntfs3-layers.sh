@@ -34,7 +34,7 @@ index mft
 inode
 secure
 xattr
-file reparse
+file reparse objid
 dir
 namei
 journal

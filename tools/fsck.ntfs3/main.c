@@ -225,6 +225,7 @@ static void run_passes(struct vol *v)
 	check_directories(v);
 	check_secure(v);
 	check_reparse(v);
+	check_objid(v);
 }
 
 static void summary(struct vol *v)

@@ -6,6 +6,7 @@
  *   $Volume (record 3)    version, flags, label
  *   $Secure (record 9)    $SDS against $SII and $SDH, ids in use
  *   reparse points        each $REPARSE_POINT, and $Extend\$Reparse:$R
+ *   object ids            each $OBJECT_ID, and $Extend\$ObjId:$O
  *
  * Format facts from the libyal NTFS document, the Linux-NTFS documentation
  * and [MS-FSCC]/[MS-DTYP]; where a rule was checked against real tables or
@@ -1104,4 +1105,168 @@ void check_reparse(struct vol *v)
 	/* Collected in record order: sorted for bsearch already. */
 	reparse_index(v, &rp);
 	free(rp.ent);
+}
+
+/* ------------------------------------------------------------------ */
+/* Object ids                                                          */
+
+/* A file with an $OBJECT_ID, as $O should list it. */
+struct oid_ent {
+	u8	guid[NTFS_OBJECT_ID_LEN];
+	u64	rec;
+	bool	listed;
+};
+
+struct objids {
+	struct oid_ent	*ent;
+	size_t		n, cap;
+};
+
+static int cmp_oid(const void *a, const void *b)
+{
+	return memcmp(((const struct oid_ent *)a)->guid, ((const struct oid_ent *)b)->guid,
+		      NTFS_OBJECT_ID_LEN);
+}
+
+/* Every resident $OBJECT_ID of a file in use, by its base record. */
+static void objid_collect(struct vol *v, struct objids *o)
+{
+	struct ntfs_attr *a;
+	const u8 *val;
+	u64 r, base;
+	u32 len;
+
+	for (r = 0; r < v->nrec; r++) {
+		if (!rec_ok(v, r))
+			continue;
+		for_each_attr(v, r, a) {
+			if (le32(a->type) != NTFS_AT_OBJECT_ID || a->non_resident)
+				continue;
+			val = attr_value(a, &len);
+			base = v->recs[r].base_ref ? NTFS_REF_RECORD(v->recs[r].base_ref) : r;
+			if (!val || len < NTFS_OBJECT_ID_LEN || !base_ok(v, base)) {
+				report(v, P_OBJID, r, "$OBJECT_ID",
+				       "value is %u bytes, less than its 16-byte GUID", val ? len : 0);
+				continue;
+			}
+			if (o->n == o->cap) {
+				o->cap = o->cap ? 2 * o->cap : 64;
+				o->ent = xrealloc(o->ent, o->cap, sizeof(*o->ent));
+			}
+			memcpy(o->ent[o->n].guid, val, NTFS_OBJECT_ID_LEN);
+			o->ent[o->n].rec = base;
+			o->ent[o->n].listed = false;
+			o->n++;
+		}
+	}
+	qsort(o->ent, o->n, sizeof(*o->ent), cmp_oid);
+}
+
+/* Does @fn (a $FILE_NAME value) name "$ObjId" in $Extend? */
+static bool fn_is_extend_objid(const struct ntfs_file_name *fn, u32 len)
+{
+	static const char want[] = "$ObjId";
+	unsigned int i;
+
+	if (len < sizeof(*fn) || fn->name_length != sizeof(want) - 1 ||
+	    len - sizeof(*fn) < 2u * fn->name_length ||
+	    NTFS_REF_RECORD(le64(fn->parent)) != NTFS_EXTEND_INO)
+		return false;
+	for (i = 0; i < fn->name_length; i++)
+		if (le16(fn->name[i]) != (u8)want[i])
+			return false;
+	return true;
+}
+
+/* The base record of $Extend\$ObjId, found by its $FILE_NAME; or NO_REC. */
+static u64 find_extend_objid(struct vol *v)
+{
+	const struct ntfs_file_name *fn;
+	struct ntfs_attr *a;
+	u64 r, base;
+	u32 len;
+
+	for (r = 0; r < v->nrec; r++) {
+		if (!rec_ok(v, r))
+			continue;
+		for_each_attr(v, r, a) {
+			if (le32(a->type) != NTFS_AT_FILE_NAME || a->non_resident)
+				continue;
+			fn = attr_value(a, &len);
+			if (!fn || !fn_is_extend_objid(fn, len))
+				continue;
+			base = v->recs[r].base_ref ? NTFS_REF_RECORD(v->recs[r].base_ref) : r;
+			return base_ok(v, base) ? base : NO_REC;
+		}
+	}
+	return NO_REC;
+}
+
+/*
+ * $O: key = the 16-byte GUID (ULONGS), data = the file's reference and
+ * its birth volume, object and domain ids (56 bytes).
+ */
+static int o_entry(struct vol *v, struct index_walk *w, const struct ntfs_index_entry *e,
+		   const u8 *key, u16 key_len)
+{
+	struct objids *o = w->ctx;
+	struct oid_ent k, *ent;
+	u16 doff = le16(e->view.data_offset), dlen = le16(e->view.data_length);
+	u64 ref;
+
+	if (key_len != NTFS_OBJECT_ID_LEN || dlen < 8 || doff > le16(e->length) ||
+	    le16(e->length) - doff < 8) {
+		report(v, P_OBJID, w->rec, w->name,
+		       "entry with a key of %u bytes and %u bytes of data: not a GUID and a reference",
+		       key_len, dlen);
+		return 0;
+	}
+	memcpy(k.guid, key, NTFS_OBJECT_ID_LEN);
+	memcpy(&ref, (const u8 *)e + doff, 8);
+	ref = le64(ref);
+	ent = find_in_array(&k, o->ent, o->n, sizeof(k), cmp_oid);
+	if (!ent) {
+		report(v, P_OBJID, w->rec, w->name,
+		       "lists an object id of record %llu that no file has",
+		       (unsigned long long)NTFS_REF_RECORD(ref));
+		return 0;
+	}
+	if (ent->listed)
+		report(v, P_OBJID, w->rec, w->name, "lists the object id of record %llu twice",
+		       (unsigned long long)ent->rec);
+	ent->listed = true;
+	if (NTFS_REF_RECORD(ref) != ent->rec || NTFS_REF_SEQ(ref) != v->recs[ent->rec].seq)
+		report(v, P_OBJID, w->rec, w->name,
+		       "the object id of record %llu (sequence %u) points at record %llu sequence %u",
+		       (unsigned long long)ent->rec, v->recs[ent->rec].seq,
+		       (unsigned long long)NTFS_REF_RECORD(ref), NTFS_REF_SEQ(ref));
+	return 0;
+}
+
+/* Object ids: $Extend\$ObjId:$O lists exactly the files' $OBJECT_IDs. */
+void check_objid(struct vol *v)
+{
+	struct objids o = { 0 };
+	struct index_walk w = { .name = "$O", .entry = o_entry, .ctx = &o };
+	size_t i;
+	int err;
+
+	w.rec = find_extend_objid(v);
+	if (w.rec == NO_REC)
+		return;		/* NTFS 1.2, or not created: nothing to match */
+	objid_collect(v, &o);
+	err = index_walk(v, &w);
+	if (err == -ENOENT)
+		report(v, P_OBJID, w.rec, "$O", "index missing");
+	if (!err && w.collation != NTFS_COLLATION_ULONGS)
+		report(v, P_OBJID, w.rec, "$O", "collation rule 0x%x, not 0x%x (ULONGS)",
+		       w.collation, NTFS_COLLATION_ULONGS);
+	for (i = 0; !err && i < o.n; i++)
+		if (!o.ent[i].listed)
+			report(v, P_OBJID, o.ent[i].rec, "$OBJECT_ID",
+			       "not listed in $Extend\\$ObjId:$O");
+	if (!err)
+		checked(v, "$Extend\\$ObjId:$O (record %llu): %llu entries, %zu files with object ids",
+			(unsigned long long)w.rec, (unsigned long long)w.entries, o.n);
+	free(o.ent);
 }

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Object ids: $Extend\$ObjId:$O lists every file's $OBJECT_ID by its GUID
+ * (collation ULONGS; the data: the file's reference and its birth ids),
+ * where Windows' link tracking looks files up and chkdsk checks them.
+ * This driver gives no file an object id; a file that has one leaves the
+ * index with its last name.
+ */
+
+#include <linux/slab.h>
+#include <linux/unaligned.h>
+
+#include "ntfs3.h"
+
+static const __le16 ntfs_objid_name[] = { cpu_to_le16('$'), cpu_to_le16('O'), cpu_to_le16('b'),
+					  cpu_to_le16('j'), cpu_to_le16('I'), cpu_to_le16('d') };
+static const __le16 ntfs_o_name[] = { cpu_to_le16('$'), cpu_to_le16('O') };
+
+/* Lockdep subclass of $ObjId's ni_lock: after the file's, apart from $R's. */
+#define NTFS_OBJID_LOCK_CLASS	7
+
+/* ULONGS collation of the 16-byte GUID: four little-endian u32s in turn. */
+static int ntfs_o_cmp(const void *key, const struct ntfs_index_entry *e)
+{
+	const u8 *a = key, *b = (const u8 *)(e + 1);
+	int i;
+
+	for (i = 0; i < NTFS_OBJECT_ID_LEN; i += 4) {
+		u32 x = get_unaligned_le32(a + i), y = get_unaligned_le32(b + i);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+static const struct ntfs_view ntfs_o_view = {
+	.name		= ntfs_o_name,
+	.name_len	= ARRAY_SIZE(ntfs_o_name),
+	.key_len	= NTFS_OBJECT_ID_LEN,
+	.collation	= NTFS_COLLATION_ULONGS,
+	.cmp		= ntfs_o_cmp,
+};
+
+/* Find $ObjId in the $Extend directory @ext and load its $O. */
+static struct inode *ntfs_o_load(struct ntfs_sb *sbi, struct inode *ext)
+{
+	struct inode *ix;
+	void *rec;
+	u64 ref;
+	int err;
+
+	err = S_ISDIR(ext->i_mode) ? ntfs_dir_lookup(ext, ntfs_objid_name,
+						     ARRAY_SIZE(ntfs_objid_name), &ref) : -ENOENT;
+	if (err)
+		return ERR_PTR(err);
+	rec = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!rec)
+		return ERR_PTR(-ENOMEM);
+	err = ntfs_read_record(sbi, NTFS_REF_RECORD(ref), rec);
+	ix = err ? ERR_PTR(err) : ntfs_view_iget(sbi, NTFS_REF_RECORD(ref), rec, &ntfs_o_view);
+	kfree(rec);
+	return ix;
+}
+
+/**
+ * ntfs_objid_index_open() - Load $Extend\$ObjId's $O for writing
+ * @sbi:	the volume, being made writable
+ * @ext:	the $Extend directory
+ *
+ * A volume without a usable $O is said once (none at all is normal for
+ * one mkntfs made without it): object ids then stay listed after their
+ * files.
+ */
+void ntfs_objid_index_open(struct ntfs_sb *sbi, struct inode *ext)
+{
+	struct inode *ix = ntfs_o_load(sbi, ext);
+
+	if (IS_ERR(ix)) {
+		if (PTR_ERR(ix) != -ENOENT)
+			pr_warn("ntfs3 (%s): no usable $Extend\\$ObjId (%ld): object ids stay listed after their files\n",
+				sbi->sb->s_id, PTR_ERR(ix));
+		ix = NULL;
+	}
+	mutex_lock(&sbi->reparse_lock);
+	iput(sbi->objid_ix);
+	sbi->objid_ix = ix;
+	mutex_unlock(&sbi->reparse_lock);
+}
+
+/**
+ * ntfs_objid_index_del() - Take a deleted file's object id out of $O
+ * @t:		the transaction that frees the file
+ * @oid:	the first 16 bytes of its $OBJECT_ID
+ *
+ * Takes $ObjId's ni_lock (after the file's).  An id $O does not list is
+ * reported and ignored: a damaged index never keeps a file from going.
+ *
+ * Return: 0, -ENOMEM, -EIO.
+ */
+int ntfs_objid_index_del(struct ntfs_trans *t, const u8 *oid)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_inode *ni;
+	struct inode *ix;
+	int err;
+
+	mutex_lock(&sbi->reparse_lock);
+	ix = sbi->objid_ix;
+	mutex_unlock(&sbi->reparse_lock);
+	if (!ix)
+		return 0;
+	ni = NTFS_I(ix);
+	mutex_lock_nested(&ni->ni_lock, NTFS_OBJID_LOCK_CLASS);
+	err = ntfs_view_delete(t, ix, &ntfs_o_view, oid);
+	mutex_unlock(&ni->ni_lock);
+	if (err == -ENOENT) {
+		ntfs_err_ratelimited(sbi->sb, ni->record, "$O does not list object id %pUl",
+				     oid);
+		err = 0;
+	}
+	return err;
+}

@@ -23,8 +23,10 @@
  * directory over and over (the upper levels on every lookup, a leaf for
  * the run of names that ls -l or find stats right after readdir returned
  * them), so fixed-up blocks are shared through a small per-volume cache
- * instead of being copied and checked again for every lookup.  The volume
- * is read-only: a cached block can never go stale.
+ * instead of being copied and checked again for every lookup.  A cached
+ * block is what the page cache holds and never changes: a change of the
+ * index drops the blocks it changes (ntfs_itree_cache_update()), and the
+ * next reader reads them again.  Changes walk these blocks too.
  */
 struct ntfs_iblock {
 	refcount_t ref;
@@ -32,6 +34,7 @@ struct ntfs_iblock {
 	u16 seq;			/* and its sequence number */
 	u32 size;			/* bytes in @data: part of the key */
 	u64 vcn;
+	bool checked;			/* passed ntfs_itree_block()'s checks */
 	u8 data[];			/* @size bytes: the block */
 };
 
@@ -147,6 +150,7 @@ static struct ntfs_iblock *ntfs_iblock_read(struct ntfs_sb *sbi, struct ntfs_ino
 	blk->seq = ni->seq;
 	blk->size = bs;
 	blk->vcn = vcn;
+	blk->checked = false;
 	ntfs_iblock_insert(sbi, blk);
 	return blk;
 }
@@ -282,6 +286,7 @@ static const struct ntfs_index_entry *ntfs_node_find(const struct ntfs_sb *sbi,
 						     const struct ntfs_node *node,
 						     const struct ntfs_key *key, u32 *ofs, int *cmp)
 {
+	bool checked = node->blk && READ_ONCE(node->blk->checked);
 	u16 at[NTFS_NODE_BSEARCH_MAX];
 	const struct ntfs_index_entry *e;
 	u32 n = 0, lo = 0, hi, mid, o;
@@ -289,7 +294,8 @@ static const struct ntfs_index_entry *ntfs_node_find(const struct ntfs_sb *sbi,
 
 	*cmp = 1;
 	for (o = le32_to_cpu(node->hdr->entries_offset);; o += le16_to_cpu(e->length)) {
-		e = ntfs_node_entry(node, o);
+		/* A block a change checked whole needs no check per entry. */
+		e = checked ? (const void *)node->hdr + o : ntfs_node_entry(node, o);
 		if (!e)
 			return NULL;
 		if (le16_to_cpu(e->flags) & NTFS_IE_LAST)
@@ -672,6 +678,7 @@ static const __le16 ntfs_i30[] = { cpu_to_le16('$'), cpu_to_le16('I'),
 
 #define NTFS_ROOT_VCN		U64_MAX
 #define NTFS_ITREE_CHANGED	64
+#define NTFS_ITREE_HELD		16
 
 struct ntfs_itree_lvl {
 	u64 vcn;			/* NTFS_ROOT_VCN for the root */
@@ -696,11 +703,14 @@ struct ntfs_itree {
 	u8 shift;			/* VCN units: cluster or 512 bytes */
 	int depth;			/* deepest level of the path */
 	struct ntfs_itree_lvl lvl[NTFS_MAX_INDEX_DEPTH + 1];
+	bool lazy;			/* walk cached blocks: ntfs_itree_view() */
+	unsigned int nr_held;
+	struct ntfs_iblock *held[NTFS_ITREE_HELD];	/* cached blocks walked */
 	bool changed_all;		/* more than @changed holds */
 	/* Not zeroed by ntfs_itree_start(): */
 	unsigned int nr_changed;
 	u64 changed[NTFS_ITREE_CHANGED];	/* blocks changed, for the cache */
-	u8 *scratch;			/* two blocks: a node being split or merged */
+	u8 *scratch;			/* two blocks: ntfs_itree_scratch() */
 	u64 ent[4][NTFS_IE_MAX / 8 + 1];	/* entries in flight */
 };
 
@@ -784,7 +794,8 @@ static void ntfs_itree_changed(struct ntfs_itree *tr, u64 vcn)
 
 	if (vcn == NTFS_ROOT_VCN)
 		return;
-	ntfs_trans_iblock_dirty(tr->t, tr->dir, vcn);
+	/* A node changed without ntfs_itree_own() first: the change is lost. */
+	WARN_ON_ONCE(!ntfs_trans_iblock_dirty(tr->t, tr->dir, vcn));
 	for (i = 0; i < tr->nr_changed; i++)
 		if (tr->changed[i] == vcn)
 			return;
@@ -859,16 +870,53 @@ static int ntfs_itree_root_shrink(struct ntfs_itree *tr)
 	return ntfs_itree_root_resize(tr, ntfs_ix_used(tr->lvl[0].h));
 }
 
-/* Block @vcn of the index, checked, for a change. */
+/*
+ * A directory's block @vcn for the walk, read only: the volume's cached
+ * block (read into the cache on a miss), held until ntfs_itree_end().  A
+ * walk reads a block on every level but changes few; the ones it changes
+ * are copied into the transaction first (ntfs_itree_own()).  NULL when
+ * the transaction has its own copy already (it may have changed it), for
+ * view indexes (one cache key for two indexes of one file), and when as
+ * many blocks are held as fit: the transaction's copy is used then.
+ */
+static struct ntfs_iblock *ntfs_itree_view(struct ntfs_itree *tr, u64 vcn)
+{
+	struct ntfs_iblock *blk;
+
+	if (!tr->lazy || tr->nr_held == NTFS_ITREE_HELD ||
+	    ntfs_trans_has_iblock(tr->t, tr->dir, vcn))
+		return NULL;
+	blk = ntfs_iblock_cached(tr->sbi, tr->ni, vcn);
+	if (!blk)
+		blk = ntfs_iblock_read(tr->sbi, tr->ni, vcn);
+	if (!IS_ERR(blk))
+		tr->held[tr->nr_held++] = blk;
+	return blk;
+}
+
+/*
+ * Block @vcn of the index, checked, for a walk (ntfs_itree_own() before a
+ * change).  A cached block does not change (a new copy replaces it), so
+ * it is checked once, by the first walk that reads it.
+ */
 static int ntfs_itree_block(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_header **hp)
 {
 	u32 size = tr->ni->index_block_size - offsetof(struct ntfs_index_block, hdr);
+	struct ntfs_iblock *blk;
 	struct ntfs_index_block *ib;
 	const char *why;
 
 	if (!tr->ni->stream.alloc_size)
 		return ntfs_itree_bad(tr, "an entry has a child, but there is no index allocation");
-	ib = ntfs_trans_iblock(tr->t, tr->dir, vcn, false);
+	blk = ntfs_itree_view(tr, vcn);
+	if (IS_ERR(blk))
+		return PTR_ERR(blk);
+	if (blk && READ_ONCE(blk->checked)) {
+		*hp = &((struct ntfs_index_block *)blk->data)->hdr;
+		return 0;
+	}
+	ib = blk ? (struct ntfs_index_block *)blk->data :
+		   ntfs_trans_iblock(tr->t, tr->dir, vcn, false);
 	if (IS_ERR(ib))
 		return PTR_ERR(ib);
 	if (le32_to_cpu(ib->hdr.allocated_size) != size)
@@ -878,7 +926,40 @@ static int ntfs_itree_block(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_he
 		why = ntfs_itree_check_keys(tr, &ib->hdr);
 	if (why)
 		return ntfs_itree_bad(tr, why);
+	if (blk)
+		WRITE_ONCE(blk->checked, true);
 	*hp = &ib->hdr;
+	return 0;
+}
+
+/*
+ * Node @vcn is about to change: the path (and *@hp, when given) shows the
+ * transaction's copy of it from now on, not the cached block the walk
+ * read.  The two hold the same bytes: the cache follows the page cache,
+ * and the transaction had no copy of its own when the walk read it.
+ */
+static int ntfs_itree_own(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_header **hp)
+{
+	struct ntfs_index_block *ib;
+	int d;
+
+	if (vcn == NTFS_ROOT_VCN)
+		return 0;
+	ib = ntfs_trans_iblock(tr->t, tr->dir, vcn, false);
+	if (IS_ERR(ib))
+		return PTR_ERR(ib);
+	if (hp && *hp != &ib->hdr) {
+		if ((*hp)->index_length != ib->hdr.index_length)
+			return ntfs_itree_bad(tr, "a cached block is not what the disk holds");
+		*hp = &ib->hdr;
+	}
+	for (d = 0; d <= tr->depth; d++) {
+		if (tr->lvl[d].vcn != vcn || tr->lvl[d].h == &ib->hdr)
+			continue;
+		if (tr->lvl[d].h->index_length != ib->hdr.index_length)
+			return ntfs_itree_bad(tr, "a cached block is not what the disk holds");
+		tr->lvl[d].h = &ib->hdr;
+	}
 	return 0;
 }
 
@@ -1114,6 +1195,17 @@ static int ntfs_itree_new_block(struct ntfs_itree *tr, bool children, u64 *vcn,
 /* ---- insert: split on overflow ------------------------------------------ */
 
 /*
+ * Two blocks of scratch space for a node being split or merged, allocated
+ * the first time: most changes neither split nor merge.  NULL: no memory.
+ */
+static struct ntfs_index_header *ntfs_itree_scratch(struct ntfs_itree *tr)
+{
+	if (!tr->scratch)
+		tr->scratch = kmalloc(2 * tr->ni->index_block_size, GFP_NOFS);
+	return (struct ntfs_index_header *)tr->scratch;
+}
+
+/*
  * Bytes of the base record the root leaves free when it grows: room for
  * $INDEX_ALLOCATION and $BITMAP to appear and grow, and for another name.
  */
@@ -1155,12 +1247,14 @@ static int ntfs_itree_room(struct ntfs_itree *tr, int d, u32 need)
  */
 static int ntfs_itree_push_down(struct ntfs_itree *tr)
 {
-	struct ntfs_index_header *rh = tr->lvl[0].h, *bh, *s = (void *)tr->scratch;
+	struct ntfs_index_header *rh = tr->lvl[0].h, *bh, *s = ntfs_itree_scratch(tr);
 	bool children = ntfs_ix_children(rh);
 	u32 ofs = tr->lvl[0].ofs, need;
 	u64 vcn;
 	int err;
 
+	if (!s)
+		return -ENOMEM;
 	if (tr->depth == NTFS_MAX_INDEX_DEPTH)
 		return ntfs_itree_bad(tr, "deeper than 32 levels");
 	/*
@@ -1209,11 +1303,15 @@ static int ntfs_itree_push_down(struct ntfs_itree *tr)
 static int ntfs_itree_split(struct ntfs_itree *tr, int d, const struct ntfs_index_entry *e,
 			    struct ntfs_index_entry *up)
 {
-	struct ntfs_index_header *h = tr->lvl[d].h, *s = (void *)tr->scratch, *lh;
-	u32 alloc = le32_to_cpu(h->allocated_size);
+	struct ntfs_index_header *h, *s = ntfs_itree_scratch(tr), *lh;
+	u32 alloc;
 	u64 lvcn;
-	int err;
+	int err = s ? ntfs_itree_own(tr, tr->lvl[d].vcn, NULL) : -ENOMEM;
 
+	if (err)
+		return err;
+	h = tr->lvl[d].h;
+	alloc = le32_to_cpu(h->allocated_size);
 	memcpy(s, h, ntfs_ix_used(h));
 	s->allocated_size = cpu_to_le32(2 * tr->ni->index_block_size);
 	ntfs_ix_insert(s, tr->lvl[d].ofs, e);
@@ -1239,6 +1337,8 @@ static int ntfs_itree_insert_at(struct ntfs_itree *tr, int d, struct ntfs_index_
 		struct ntfs_index_entry *up;
 		int err = ntfs_itree_room(tr, d, ntfs_ie_len(e));
 
+		if (!err)
+			err = ntfs_itree_own(tr, tr->lvl[d].vcn, NULL);
 		if (!err) {
 			ntfs_ix_insert(tr->lvl[d].h, tr->lvl[d].ofs, e);
 			ntfs_itree_changed(tr, tr->lvl[d].vcn);
@@ -1273,10 +1373,17 @@ static int ntfs_itree_redistribute(struct ntfs_itree *tr, int pd, u32 sofs,
 				   struct ntfs_index_header *lh, u64 lvcn,
 				   struct ntfs_index_header *rh, u64 rvcn)
 {
-	struct ntfs_index_header *s = (void *)tr->scratch;
-	struct ntfs_index_header *ph = tr->lvl[pd].h;
+	struct ntfs_index_header *s = ntfs_itree_scratch(tr), *ph;
 	u32 alloc = le32_to_cpu(rh->allocated_size);
+	int err = s ? ntfs_itree_own(tr, lvcn, &lh) : -ENOMEM;
 
+	if (!err)
+		err = ntfs_itree_own(tr, rvcn, &rh);
+	if (!err)
+		err = ntfs_itree_own(tr, tr->lvl[pd].vcn, NULL);
+	if (err)
+		return err;
+	ph = tr->lvl[pd].h;
 	memcpy(s, rh, ntfs_ix_used(rh));
 	s->allocated_size = cpu_to_le32(2 * tr->ni->index_block_size);
 	ntfs_ix_merge(lh, ntfs_ix_at(ph, sofs), s, IT_ENT(tr, IT_RAW));
@@ -1352,6 +1459,12 @@ static int ntfs_itree_rebalance(struct ntfs_itree *tr, int d)
 		    le32_to_cpu(rh->allocated_size))
 			return empty ? ntfs_itree_redistribute(tr, d - 1, sofs, lh, lvcn, rh, rvcn)
 				     : 0;
+		err = ntfs_itree_own(tr, rvcn, &rh);
+		if (!err)
+			err = ntfs_itree_own(tr, tr->lvl[d - 1].vcn, NULL);
+		if (err)
+			return err;
+		ph = tr->lvl[d - 1].h;
 		ntfs_ix_merge(lh, ntfs_ix_at(ph, sofs), rh, IT_ENT(tr, IT_RAW));
 		ntfs_ix_remove(ph, sofs);
 		tr->lvl[d - 1].ofs = sofs;
@@ -1449,6 +1562,9 @@ static int ntfs_itree_delete_found(struct ntfs_itree *tr)
 	u32 p;
 
 	if (!ntfs_ix_children(tr->lvl[d].h)) {
+		err = ntfs_itree_own(tr, tr->lvl[d].vcn, NULL);
+		if (err)
+			return err;
 		ntfs_ix_remove(tr->lvl[d].h, tr->lvl[d].ofs);
 		ntfs_itree_changed(tr, tr->lvl[d].vcn);
 		return ntfs_itree_rebalance(tr, d);
@@ -1464,6 +1580,9 @@ static int ntfs_itree_delete_found(struct ntfs_itree *tr)
 		err = ntfs_itree_rebalance(tr, leaf);
 		return err ? err : 1;
 	}
+	err = ntfs_itree_own(tr, tr->lvl[leaf].vcn, &h);
+	if (err)
+		return err;
 	ntfs_ie_copy(pred, ntfs_ix_at(h, p), false, 0);
 	ntfs_ix_remove(h, p);
 	ntfs_itree_changed(tr, tr->lvl[leaf].vcn);
@@ -1475,6 +1594,9 @@ static int ntfs_itree_delete_found(struct ntfs_itree *tr)
 	if (err <= 0)
 		return err ? err : ntfs_itree_bad(tr, "an entry vanished while it was deleted");
 	d = tr->depth;
+	err = ntfs_itree_own(tr, tr->lvl[d].vcn, NULL);
+	if (err)
+		return err;
 	e = ntfs_ix_at(tr->lvl[d].h, tr->lvl[d].ofs);
 	ntfs_ie_copy(pred, pred, ntfs_ie_has_child(e), ntfs_ie_has_child(e) ? ntfs_ie_child(e) : 0);
 	ntfs_ix_remove(tr->lvl[d].h, tr->lvl[d].ofs);
@@ -1573,6 +1695,8 @@ static int ntfs_itree_finish(struct ntfs_itree *tr, bool moved)
 static void ntfs_itree_end(struct ntfs_itree *tr)
 {
 	if (!IS_ERR_OR_NULL(tr)) {
+		while (tr->nr_held)
+			ntfs_iblock_put(tr->held[--tr->nr_held]);
 		kfree(tr->scratch);
 		kfree(tr->owned_key);
 		kfree(tr);
@@ -1635,10 +1759,9 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 		kfree(tr);
 		return ERR_PTR(-EOPNOTSUPP);
 	}
-	tr->scratch = kmalloc(2 * bs, GFP_NOFS);
 	tr->rec = ntfs_trans_record(t, ni->record);
-	if (!tr->scratch || IS_ERR(tr->rec)) {
-		int err = IS_ERR(tr->rec) ? PTR_ERR(tr->rec) : -ENOMEM;
+	if (IS_ERR(tr->rec)) {
+		int err = PTR_ERR(tr->rec);
 
 		ntfs_itree_end(tr);
 		return ERR_PTR(err);
@@ -1668,10 +1791,12 @@ static struct ntfs_itree *ntfs_i30_open(struct ntfs_trans *t, struct inode *dir,
 		return ERR_PTR(-ENOMEM);
 	ntfs_i30_key_init(key, NTFS_SB(dir->i_sb), fn);
 	tr = ntfs_itree_start(t, dir, key);
-	if (IS_ERR(tr))
+	if (IS_ERR(tr)) {
 		kfree(key);
-	else
+	} else {
 		tr->owned_key = key;
+		tr->lazy = true;
+	}
 	return tr;
 }
 
@@ -1814,6 +1939,8 @@ int ntfs_index_update(struct ntfs_trans *t, struct inode *dir,
 
 	if (!err)
 		err = ntfs_itree_find_ref(tr, ref);
+	if (!err)
+		err = ntfs_itree_own(tr, tr->lvl[tr->depth].vcn, NULL);
 	if (!err) {
 		e = ntfs_ix_at(tr->lvl[tr->depth].h, tr->lvl[tr->depth].ofs);
 		memcpy(e + 1, fn, klen);

@@ -439,6 +439,7 @@ struct ntfs_tblock {
 	u32			magic;		/* NTFS_MAGIC_FILE, NTFS_MAGIC_INDX */
 	void			*buf;		/* the block, fixups removed */
 	void			*pre;		/* as it was, NULL for a new block */
+	u32			pre_len;	/* bytes in @pre: the record's in use */
 	bool			tracked;	/* no @pre: written only when @dirty */
 	bool			dirty;
 };

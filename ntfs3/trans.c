@@ -91,10 +91,18 @@ static void ntfs_tblock_free(struct ntfs_tblock *b)
 	kfree(b);
 }
 
-/* Keep the pre-image of a block read from disk; a new block has none. */
+/*
+ * Keep the pre-image of an MFT record read from disk (a new one has none):
+ * its bytes in use only, checked by ntfs_read_record().  What lies past
+ * them means nothing, so a record whose bytes in use are the same is
+ * the same record.
+ */
 static int ntfs_tblock_keep_pre(struct ntfs_tblock *b)
 {
-	b->pre = kmemdup(b->buf, b->size, GFP_NOFS);
+	const struct ntfs_record *r = b->buf;
+
+	b->pre_len = min(le32_to_cpu(r->bytes_in_use), b->size);
+	b->pre = kmemdup(b->buf, b->pre_len, GFP_NOFS);
 	return b->pre ? 0 : -ENOMEM;
 }
 
@@ -475,7 +483,8 @@ static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 
 	if (b->tracked && !b->dirty)
 		return 0;
-	if (b->pre && !memcmp(b->pre, b->buf, b->size))
+	if (b->pre && le32_to_cpu(((struct ntfs_record *)b->buf)->bytes_in_use) == b->pre_len &&
+	    !memcmp(b->pre, b->buf, b->pre_len))
 		return 0;
 	ntfs_unfixup(b->buf, b->size);
 	err = ntfs_write_stream(b->inode, b->pos, b->buf, b->size);

@@ -29,8 +29,7 @@ static int ntfs_file_open(struct inode *inode, struct file *file)
 				     "WOF-compressed file (compact /exe): not supported yet");
 		return -EOPNOTSUPP;
 	}
-	if ((file->f_flags & O_DIRECT) && (ns->resident || ns->compressed))
-		return -EINVAL;
+	/* O_DIRECT on resident or compressed data goes through the page cache. */
 	return generic_file_open(inode, file);
 }
 
@@ -62,6 +61,11 @@ static ssize_t ntfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	if (!(iocb->ki_flags & IOCB_DIRECT))
 		return generic_file_read_iter(iocb, to);
+	/* Resident and compressed data have no blocks to read directly. */
+	if (READ_ONCE(ns->resident) || ns->compressed) {
+		iocb->ki_flags &= ~IOCB_DIRECT;
+		return generic_file_read_iter(iocb, to);
+	}
 	if (!iov_iter_count(to))
 		return 0;
 	start = *to;
@@ -453,13 +457,55 @@ static int ntfs_check_writable(struct inode *inode)
 	return 0;
 }
 
+/*
+ * Whether a direct write of [@pos, @pos + @len) can go to the device as
+ * it is: every block of it allocated and below the valid size, aligned to
+ * the device's logical blocks.  Anything else (holes to allocate, a valid
+ * size to move, resident or compressed data) goes through the page cache.
+ */
+static bool ntfs_direct_ok(struct inode *inode, loff_t pos, size_t len,
+			   const struct iov_iter *from)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	unsigned int mask = bdev_logical_block_size(inode->i_sb->s_bdev) - 1;
+	u8 cb = NTFS_SB(inode->i_sb)->cluster_bits;
+
+	if (!len || ns->resident || ns->compressed || ns->encrypted)
+		return false;
+	if ((pos | len | iov_iter_alignment(from)) & mask)
+		return false;
+	if (pos + len > READ_ONCE(ns->valid_size))
+		return false;
+	return ntfs_range_allocated(ns, pos >> cb, (pos + len - 1) >> cb);
+}
+
+/*
+ * A direct write that cannot go to the device as it is: through the page
+ * cache, then written and dropped from it before returning, as O_DIRECT
+ * promises (a direct read after it finds the data on the device).
+ */
+static ssize_t ntfs_direct_flush(struct kiocb *iocb, loff_t pos, ssize_t ret)
+{
+	struct address_space *mapping = iocb->ki_filp->f_mapping;
+	int err;
+
+	if (ret <= 0)
+		return ret;
+	err = filemap_write_and_wait_range(mapping, pos, pos + ret - 1);
+	if (!err)
+		invalidate_inode_pages2_range(mapping, pos >> PAGE_SHIFT,
+					      (pos + ret - 1) >> PAGE_SHIFT);
+	return err ? err : ret;
+}
+
 static ssize_t ntfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct inode *inode = file_inode(iocb->ki_filp);
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	bool direct = iocb->ki_flags & IOCB_DIRECT;
+	loff_t pos;
 	ssize_t ret;
 
-	/* Direct writes go through the page cache and are written at once. */
 	iocb->ki_flags &= ~IOCB_DIRECT;
 	inode_lock(inode);
 	ret = generic_write_checks(iocb, from);
@@ -469,6 +515,15 @@ static ssize_t ntfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		ret = file_modified(iocb->ki_filp);
 	if (ret)
 		goto out;
+	pos = iocb->ki_pos;
+	if (direct && ntfs_direct_ok(inode, pos, iov_iter_count(from), from)) {
+		/* Inside the valid size: no size changes, so no waiting for it. */
+		iocb->ki_flags |= IOCB_DIRECT;
+		ret = iomap_dio_rw(iocb, from, &ntfs_iomap_ops, NULL, 0, NULL, 0);
+		if (ret != -ENOTBLK)	/* else nothing was sent: the page cache */
+			goto out;
+		iocb->ki_flags &= ~IOCB_DIRECT;
+	}
 	ret = -ENOSPC;
 	if (ns->resident)
 		ret = ntfs_write_resident(iocb, from);
@@ -476,6 +531,8 @@ static ssize_t ntfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		ret = ntfs_change(inode, ntfs_do_make_nonresident, 0, 0);
 	if (!ret || (ret == -ENOSPC && !ns->resident))
 		ret = ntfs_write_nonresident(iocb, from);
+	if (direct)
+		ret = ntfs_direct_flush(iocb, pos, ret);
 out:
 	inode_unlock(inode);
 	if (ret > 0)

@@ -4,7 +4,11 @@
 # a file grown by truncate (nothing written: its valid size stays 0) and
 # stored into far past its valid size; stores into a punched hole, into
 # the last partial page of a file, into a small (resident) file, next to
-# bytes written with pwrite; a remount between, then stores again.
+# bytes written with pwrite; a remount between, then stores again.  And
+# O_DIRECT writes (fsops dwrite: each read back with O_DIRECT and
+# compared): into a new (resident) file, over allocated data below the
+# valid size (straight to the device), past the end of a file, into a
+# hole, then a buffered read of what a direct write wrote.
 # Frame: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
@@ -33,6 +37,15 @@ workload() {
 	x OK "stored again after the remount" mwrite "$d/m/grown" 999000 1000 12
 	x OK "grown by a write past its end" pwrite "$d/m/tail" 20000 10 13
 	x OK "stored into the gap" mwrite "$d/m/tail" 15000 100 14
+
+	x OK "O_DIRECT: 8 KiB into a new file" dwrite "$d/m/direct" 0 8192 15
+	x OK "O_DIRECT: 64 KiB over its end" dwrite "$d/m/direct" 4096 65536 16
+	x OK "O_DIRECT: 16 KiB inside allocated data" dwrite "$d/m/direct" 8192 16384 17
+	x OK "O_DIRECT: 4 KiB far past the end" dwrite "$d/m/direct" 1048576 4096 18
+	x OK "a hole punched" punch "$d/m/direct" 262144 262144
+	x OK "O_DIRECT: 8 KiB into the hole" dwrite "$d/m/direct" 393216 8192 19
+	x OK "a buffered write after them" pwrite "$d/m/direct" 20000 100 20
+	x OK "O_DIRECT: over the buffered bytes" dwrite "$d/m/direct" 16384 8192 21
 }
 
 run_workload mmap

@@ -642,6 +642,37 @@ struct inode *ntfs_view_iget(struct ntfs_sb *sbi, u64 nr, void *rec, const struc
 }
 
 /**
+ * ntfs_extend_view_iget() - The view index of one of $Extend's files
+ * @ext:	the $Extend directory
+ * @name:	the file's name ($Reparse, $ObjId)
+ * @len:	units in @name
+ * @v:		its index
+ *
+ * Return: as ntfs_view_iget(); ERR_PTR(-ENOENT) when $Extend has no such
+ * file (or is not a directory).
+ */
+struct inode *ntfs_extend_view_iget(struct inode *ext, const __le16 *name, u8 len,
+				    const struct ntfs_view *v)
+{
+	struct ntfs_sb *sbi = NTFS_SB(ext->i_sb);
+	struct inode *ix;
+	void *rec;
+	u64 ref;
+	int err;
+
+	err = S_ISDIR(ext->i_mode) ? ntfs_dir_lookup(ext, name, len, &ref) : -ENOENT;
+	if (err)
+		return ERR_PTR(err);
+	rec = kmalloc(sbi->record_size, GFP_NOFS);
+	if (!rec)
+		return ERR_PTR(-ENOMEM);
+	err = ntfs_read_record(sbi, NTFS_REF_RECORD(ref), rec);
+	ix = err ? ERR_PTR(err) : ntfs_view_iget(sbi, NTFS_REF_RECORD(ref), rec, v);
+	kfree(rec);
+	return ix;
+}
+
+/**
  * ntfs_permission() - Access checks, or none under noacsrules
  * @idmap:	idmap of the mount
  * @inode:	the file

@@ -722,6 +722,8 @@ struct inode *ntfs_new_stream_inode(struct super_block *sb, struct inode *owner,
 struct inode *ntfs_stream_iget(struct super_block *sb, u64 nr, u32 type,
 			       const __le16 *name, u8 name_len);
 struct inode *ntfs_view_iget(struct ntfs_sb *sbi, u64 nr, void *rec, const struct ntfs_view *v);
+struct inode *ntfs_extend_view_iget(struct inode *ext, const __le16 *name, u8 len,
+				    const struct ntfs_view *v);
 int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 		 struct kstat *stat, u32 mask, unsigned int flags);
 

@@ -7,7 +7,6 @@
  * index with its last name.
  */
 
-#include <linux/slab.h>
 #include <linux/unaligned.h>
 
 #include "ntfs3.h"
@@ -42,27 +41,6 @@ static const struct ntfs_view ntfs_o_view = {
 	.cmp		= ntfs_o_cmp,
 };
 
-/* Find $ObjId in the $Extend directory @ext and load its $O. */
-static struct inode *ntfs_o_load(struct ntfs_sb *sbi, struct inode *ext)
-{
-	struct inode *ix;
-	void *rec;
-	u64 ref;
-	int err;
-
-	err = S_ISDIR(ext->i_mode) ? ntfs_dir_lookup(ext, ntfs_objid_name,
-						     ARRAY_SIZE(ntfs_objid_name), &ref) : -ENOENT;
-	if (err)
-		return ERR_PTR(err);
-	rec = kmalloc(sbi->record_size, GFP_NOFS);
-	if (!rec)
-		return ERR_PTR(-ENOMEM);
-	err = ntfs_read_record(sbi, NTFS_REF_RECORD(ref), rec);
-	ix = err ? ERR_PTR(err) : ntfs_view_iget(sbi, NTFS_REF_RECORD(ref), rec, &ntfs_o_view);
-	kfree(rec);
-	return ix;
-}
-
 /**
  * ntfs_objid_index_open() - Load $Extend\$ObjId's $O for writing
  * @sbi:	the volume, being made writable
@@ -74,7 +52,8 @@ static struct inode *ntfs_o_load(struct ntfs_sb *sbi, struct inode *ext)
  */
 void ntfs_objid_index_open(struct ntfs_sb *sbi, struct inode *ext)
 {
-	struct inode *ix = ntfs_o_load(sbi, ext);
+	struct inode *ix = ntfs_extend_view_iget(ext, ntfs_objid_name,
+						 ARRAY_SIZE(ntfs_objid_name), &ntfs_o_view);
 
 	if (IS_ERR(ix)) {
 		if (PTR_ERR(ix) != -ENOENT)

@@ -317,27 +317,6 @@ static const struct ntfs_view ntfs_r_view = {
 	.cmp		= ntfs_r_cmp,
 };
 
-/* Find $Reparse in the $Extend directory @ext and load its $R. */
-static struct inode *ntfs_r_load(struct ntfs_sb *sbi, struct inode *ext)
-{
-	struct inode *ix;
-	void *rec;
-	u64 ref;
-	int err;
-
-	err = S_ISDIR(ext->i_mode) ? ntfs_dir_lookup(ext, ntfs_reparse_name,
-						     ARRAY_SIZE(ntfs_reparse_name), &ref) : -ENOENT;
-	if (err)
-		return ERR_PTR(err);
-	rec = kmalloc(sbi->record_size, GFP_NOFS);
-	if (!rec)
-		return ERR_PTR(-ENOMEM);
-	err = ntfs_read_record(sbi, NTFS_REF_RECORD(ref), rec);
-	ix = err ? ERR_PTR(err) : ntfs_view_iget(sbi, NTFS_REF_RECORD(ref), rec, &ntfs_r_view);
-	kfree(rec);
-	return ix;
-}
-
 /**
  * ntfs_reparse_index_open() - Load $Extend\$Reparse's $R for writing
  * @sbi:	the volume, being made writable
@@ -351,7 +330,8 @@ static struct inode *ntfs_r_load(struct ntfs_sb *sbi, struct inode *ext)
  */
 int ntfs_reparse_index_open(struct ntfs_sb *sbi, struct inode *ext)
 {
-	struct inode *ix = ntfs_r_load(sbi, ext);
+	struct inode *ix = ntfs_extend_view_iget(ext, ntfs_reparse_name,
+						 ARRAY_SIZE(ntfs_reparse_name), &ntfs_r_view);
 
 	if (IS_ERR(ix) && PTR_ERR(ix) == -ENOMEM)
 		return -ENOMEM;

@@ -968,13 +968,13 @@ static void reparse_collect(struct vol *v, struct reparse *rp)
 	}
 }
 
-/* Does @fn (a $FILE_NAME value) name "$Reparse" in $Extend? */
-static bool fn_is_extend_reparse(const struct ntfs_file_name *fn, u32 len)
+/* Does @fn (a $FILE_NAME value) name @want (ASCII) in $Extend? */
+static bool fn_is_extend(const struct ntfs_file_name *fn, u32 len, const char *want)
 {
-	static const char want[] = "$Reparse";
+	size_t n = strlen(want);
 	unsigned int i;
 
-	if (len < sizeof(*fn) || fn->name_length != sizeof(want) - 1 ||
+	if (len < sizeof(*fn) || fn->name_length != n ||
 	    len - sizeof(*fn) < 2u * fn->name_length ||
 	    NTFS_REF_RECORD(le64(fn->parent)) != NTFS_EXTEND_INO)
 		return false;
@@ -984,8 +984,8 @@ static bool fn_is_extend_reparse(const struct ntfs_file_name *fn, u32 len)
 	return true;
 }
 
-/* The base record of $Extend\$Reparse, found by its $FILE_NAME; or NO_REC. */
-static u64 find_extend_reparse(struct vol *v)
+/* The base record of $Extend\@want, found by its $FILE_NAME; or NO_REC. */
+static u64 find_extend(struct vol *v, const char *want)
 {
 	const struct ntfs_file_name *fn;
 	struct ntfs_attr *a;
@@ -999,7 +999,7 @@ static u64 find_extend_reparse(struct vol *v)
 			if (le32(a->type) != NTFS_AT_FILE_NAME || a->non_resident)
 				continue;
 			fn = attr_value(a, &len);
-			if (!fn || !fn_is_extend_reparse(fn, len))
+			if (!fn || !fn_is_extend(fn, len, want))
 				continue;
 			base = v->recs[r].base_ref ?
 			       NTFS_REF_RECORD(v->recs[r].base_ref) : r;
@@ -1070,7 +1070,7 @@ static void reparse_index(struct vol *v, struct reparse *rp)
 	size_t i;
 	int err;
 
-	w.rec = find_extend_reparse(v);
+	w.rec = find_extend(v, "$Reparse");
 	if (w.rec == NO_REC)
 		return;		/* NTFS 1.2, or not created: nothing to match */
 	err = index_walk(v, &w);
@@ -1162,46 +1162,6 @@ static void objid_collect(struct vol *v, struct objids *o)
 	qsort(o->ent, o->n, sizeof(*o->ent), cmp_oid);
 }
 
-/* Does @fn (a $FILE_NAME value) name "$ObjId" in $Extend? */
-static bool fn_is_extend_objid(const struct ntfs_file_name *fn, u32 len)
-{
-	static const char want[] = "$ObjId";
-	unsigned int i;
-
-	if (len < sizeof(*fn) || fn->name_length != sizeof(want) - 1 ||
-	    len - sizeof(*fn) < 2u * fn->name_length ||
-	    NTFS_REF_RECORD(le64(fn->parent)) != NTFS_EXTEND_INO)
-		return false;
-	for (i = 0; i < fn->name_length; i++)
-		if (le16(fn->name[i]) != (u8)want[i])
-			return false;
-	return true;
-}
-
-/* The base record of $Extend\$ObjId, found by its $FILE_NAME; or NO_REC. */
-static u64 find_extend_objid(struct vol *v)
-{
-	const struct ntfs_file_name *fn;
-	struct ntfs_attr *a;
-	u64 r, base;
-	u32 len;
-
-	for (r = 0; r < v->nrec; r++) {
-		if (!rec_ok(v, r))
-			continue;
-		for_each_attr(v, r, a) {
-			if (le32(a->type) != NTFS_AT_FILE_NAME || a->non_resident)
-				continue;
-			fn = attr_value(a, &len);
-			if (!fn || !fn_is_extend_objid(fn, len))
-				continue;
-			base = v->recs[r].base_ref ? NTFS_REF_RECORD(v->recs[r].base_ref) : r;
-			return base_ok(v, base) ? base : NO_REC;
-		}
-	}
-	return NO_REC;
-}
-
 /*
  * $O: key = the 16-byte GUID (ULONGS), data = the file's reference and
  * its birth volume, object and domain ids (56 bytes).
@@ -1251,7 +1211,7 @@ void check_objid(struct vol *v)
 	size_t i;
 	int err;
 
-	w.rec = find_extend_objid(v);
+	w.rec = find_extend(v, "$ObjId");
 	if (w.rec == NO_REC)
 		return;		/* NTFS 1.2, or not created: nothing to match */
 	objid_collect(v, &o);

@@ -1159,7 +1159,7 @@ static void objid_collect(struct vol *v, struct objids *o)
 			o->n++;
 		}
 	}
-	qsort(o->ent, o->n, sizeof(*o->ent), cmp_oid);
+	sort_array(o->ent, o->n, sizeof(*o->ent), cmp_oid);
 }
 
 /*

@@ -565,6 +565,18 @@ void ntfs_trans_abort(struct ntfs_trans *t)
 	ntfs_trans_end(t);
 }
 
+/* Write (and with @wait, wait for) a stream inode's page cache; @err keeps the first error. */
+static void ntfs_flush_stream(struct inode *inode, bool wait, int *err)
+{
+	int e;
+
+	if (!inode)
+		return;
+	e = wait ? filemap_write_and_wait(inode->i_mapping) : filemap_fdatawrite(inode->i_mapping);
+	if (!*err)
+		*err = e;
+}
+
 /**
  * ntfs_trans_flush() - Start writing every dirty metadata stream
  * @sbi:	the volume
@@ -576,9 +588,10 @@ int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 {
 	/* Unhashed stream inodes: writeback never sees their dirty folios. */
 	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap,
-				    sbi->reparse_ix, sbi->objid_ix, NULL, NULL, NULL };
-	unsigned int i, pinned = ARRAY_SIZE(streams) - 3;
-	int err = 0, e;
+				    sbi->reparse_ix, sbi->objid_ix };
+	struct inode *secure[3];
+	unsigned int i;
+	int err = 0;
 
 	/*
 	 * $Secure's (secure.c) are replaced after a failed change: pinned
@@ -586,19 +599,16 @@ int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 	 * inside the lock that keeps them out.
 	 */
 	spin_lock(&sbi->sds_ptr_lock);
-	streams[pinned] = sbi->sds ? igrab(sbi->sds) : NULL;
-	streams[pinned + 1] = sbi->sii_ix ? igrab(sbi->sii_ix) : NULL;
-	streams[pinned + 2] = sbi->sdh_ix ? igrab(sbi->sdh_ix) : NULL;
+	secure[0] = sbi->sds ? igrab(sbi->sds) : NULL;
+	secure[1] = sbi->sii_ix ? igrab(sbi->sii_ix) : NULL;
+	secure[2] = sbi->sdh_ix ? igrab(sbi->sdh_ix) : NULL;
 	spin_unlock(&sbi->sds_ptr_lock);
-	for (i = 0; i < ARRAY_SIZE(streams); i++) {
-		if (!streams[i])
-			continue;
-		e = wait ? filemap_write_and_wait(streams[i]->i_mapping) :
-			   filemap_fdatawrite(streams[i]->i_mapping);
-		err = err ? err : e;
+	for (i = 0; i < ARRAY_SIZE(streams); i++)
+		ntfs_flush_stream(streams[i], wait, &err);
+	for (i = 0; i < ARRAY_SIZE(secure); i++) {
+		ntfs_flush_stream(secure[i], wait, &err);
+		iput(secure[i]);
 	}
-	for (i = pinned; i < ARRAY_SIZE(streams); i++)
-		iput(streams[i]);
 	return err;
 }
 

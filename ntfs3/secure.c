@@ -140,9 +140,8 @@ static int ntfs_sds_ready(struct ntfs_sb *sbi)
 	return 0;
 }
 
-/* The descriptor of the entry at @pos, @len bytes, into a new buffer. */
-static int ntfs_sds_read(struct ntfs_sb *sbi, u64 pos, struct ntfs_sds_header *h, void **out,
-			 u32 *len)
+/* The header of the entry at @pos, checked against its place. */
+static int ntfs_sds_header(struct ntfs_sb *sbi, u64 pos, struct ntfs_sds_header *h)
 {
 	int err = ntfs_read_stream(sbi->sds, pos, h, sizeof(*h));
 
@@ -152,6 +151,15 @@ static int ntfs_sds_read(struct ntfs_sb *sbi, u64 pos, struct ntfs_sds_header *h
 	if (le32_to_cpu(h->length) < sizeof(*h) || le32_to_cpu(h->length) > NTFS_SDS_BLOCK ||
 	    le64_to_cpu(h->offset) != pos)
 		return -EIO;
+	return 0;
+}
+
+/* The descriptor of the entry at @pos, whose header is @h, into a new buffer. */
+static int ntfs_sds_body(struct ntfs_sb *sbi, u64 pos, const struct ntfs_sds_header *h,
+			 void **out, u32 *len)
+{
+	int err;
+
 	*len = le32_to_cpu(h->length) - sizeof(*h);
 	*out = kmalloc(*len ? *len : 1, GFP_NOFS);
 	if (!*out)
@@ -185,7 +193,9 @@ int ntfs_sds_get(struct ntfs_sb *sbi, u32 id, void **out, u32 *len)
 	if (!err && !entry)
 		err = -ENODATA;
 	if (!err)
-		err = ntfs_sds_read(sbi, xa_to_value(entry), &h, out, len);
+		err = ntfs_sds_header(sbi, xa_to_value(entry), &h);
+	if (!err)
+		err = ntfs_sds_body(sbi, xa_to_value(entry), &h, out, len);
 	mutex_unlock(&sbi->sds_lock);
 	return err;
 }
@@ -273,11 +283,15 @@ static int ntfs_sds_same(struct ntfs_sb *sbi, u64 pos, u32 hash, const void *sd,
 	struct ntfs_sds_header h;
 	void *have;
 	u32 n;
-	int err = ntfs_sds_read(sbi, pos, &h, &have, &n);
+	int err = ntfs_sds_header(sbi, pos, &h);
 
+	/* Only an entry with the same hash and length is read whole. */
+	if (err || le32_to_cpu(h.hash) != hash || le32_to_cpu(h.length) != sizeof(h) + len)
+		return err;
+	err = ntfs_sds_body(sbi, pos, &h, &have, &n);
 	if (err)
 		return err;
-	err = le32_to_cpu(h.hash) == hash && n == len && !memcmp(have, sd, len);
+	err = !memcmp(have, sd, len);
 	kfree(have);
 	return err;
 }

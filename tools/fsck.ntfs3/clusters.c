@@ -388,14 +388,6 @@ static void claim_attr(struct vol *v, struct owners *o, u64 r, u64 base,
 	}
 }
 
-/* The file a record belongs to: itself, or the base it names. */
-static u64 record_base(struct vol *v, u64 r)
-{
-	u64 base = NTFS_REF_RECORD(v->recs[r].base_ref);
-
-	return v->recs[r].base_ref ? base : r;
-}
-
 static void claim_all(struct vol *v, struct owners *o)
 {
 	struct runs runs = { 0 };

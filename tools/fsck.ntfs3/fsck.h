@@ -211,6 +211,12 @@ static inline bool rec_ok(const struct vol *v, u64 r)
 	return r < v->nrec && v->recs[r].state == REC_USED;
 }
 
+/* The file a record belongs to: itself, or the base it names. */
+static inline u64 record_base(const struct vol *v, u64 r)
+{
+	return v->recs[r].base_ref ? NTFS_REF_RECORD(v->recs[r].base_ref) : r;
+}
+
 /* records.c: attribute iteration over a REC_USED record (bounds checked) */
 struct ntfs_attr *attr_step(u8 *buf, u32 used, struct ntfs_attr *prev);
 struct ntfs_attr *attr_next(struct vol *v, u64 r, struct ntfs_attr *prev);

@@ -1001,8 +1001,7 @@ static u64 find_extend(struct vol *v, const char *want)
 			fn = attr_value(a, &len);
 			if (!fn || !fn_is_extend(fn, len, want))
 				continue;
-			base = v->recs[r].base_ref ?
-			       NTFS_REF_RECORD(v->recs[r].base_ref) : r;
+			base = record_base(v, r);
 			return base_ok(v, base) ? base : NO_REC;
 		}
 	}
@@ -1143,7 +1142,7 @@ static void objid_collect(struct vol *v, struct objids *o)
 			if (le32(a->type) != NTFS_AT_OBJECT_ID || a->non_resident)
 				continue;
 			val = attr_value(a, &len);
-			base = v->recs[r].base_ref ? NTFS_REF_RECORD(v->recs[r].base_ref) : r;
+			base = record_base(v, r);
 			if (!val || len < NTFS_OBJECT_ID_LEN || !base_ok(v, base)) {
 				report(v, P_OBJID, r, "$OBJECT_ID",
 				       "value is %u bytes, less than its 16-byte GUID", val ? len : 0);

@@ -395,7 +395,7 @@ static void check_instances(struct vol *v, u64 r)
 /* Contents of one well-formed record: order, residency, values, runs. */
 static void check_contents(struct vol *v, u64 r)
 {
-	u64 base = v->recs[r].base_ref ? NTFS_REF_RECORD(v->recs[r].base_ref) : r;
+	u64 base = record_base(v, r);
 	struct ntfs_attr *a;
 	u32 prev = 0;
 	char desc[300];

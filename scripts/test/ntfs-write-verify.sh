@@ -82,78 +82,79 @@ windows_volume() {
 	echo "$_w"
 }
 
-# compressed_volume: the path of a 64 MiB volume whose directory c/ has the
-# compressed attribute, filled by ntfs-3g (which compresses new files
-# there in LZNT1 units of 16 clusters): compressible text of one unit,
-# several units and 2 MiB; random bytes (units stored uncompressed); a
-# file with holes between compressed units; mixed text and random; an
-# empty and a small (resident) file; made once and kept.
-compressed_volume() {
-	_c=$DIR/compressed-lznt1.img
-	if [ ! -f "$_c" ]; then
-		rm -f "$_c.new"
-		truncate -s 64M "$_c.new"
-		mkntfs -F -f -q -L compressed "$_c.new" >/dev/null 2>&1 || die "mkntfs could not make $_c"
+# ntfs3g_volume IMG SIZE LABEL FILL: the path IMG of a volume mkntfs made
+# and the function FILL (given the mount point) filled through ntfs-3g;
+# made once and kept.
+ntfs3g_volume() {
+	if [ ! -f "$1" ]; then
+		rm -f "$1.new"
+		truncate -s "$2" "$1.new"
+		mkntfs -F -f -q -L "$3" "$1.new" >/dev/null 2>&1 || die "mkntfs could not make $1"
 		MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
 		mkdir -p "$MNT"
-		fuse_mount "$_c.new" rw
-		mkdir "$MNT/c" && setfattr -n system.ntfs_attrib_be -v 0x00000800 "$MNT/c" &&
-			python3 - "$MNT/c" <<-'PY' || { fuse_reap; die "could not fill $_c"; }
-			import hashlib, os, sys
-			d = sys.argv[1]
-			def text(n, word):
-			    return ((word + " %d\n") * (n // len(word) + 1)).encode()[:n]
-			def rand(n, seed):
-			    return hashlib.shake_256(seed.encode()).digest(n)
-			def put(name, data, at=0):
-			    with open(os.path.join(d, name), "r+b" if at else "wb") as f:
-			        f.seek(at)
-			        f.write(data)
-			put("unit.bin", text(65536, "one unit of text"))
-			put("text.bin", text(300000, "compressible text line"))
-			put("big.txt", text(2 << 20, "two megabytes of text"))
-			put("rand.bin", rand(200000, "rand"))
-			put("holey.bin", text(5000, "head"))
-			put("holey.bin", text(5000, "tail"), 400000)
-			put("mixed.bin", text(100000, "mixed") + rand(70000, "mixed") + text(100000, "more"))
-			put("odd.bin", text(65537, "odd size"))
-			put("empty.bin", b"")
-			put("small.txt", b"small file in a compressed directory\n")
-			PY
+		fuse_mount "$1.new" rw
+		"$4" "$MNT" || { fuse_reap; die "could not fill $1 through ntfs-3g; log: $LOG"; }
 		fuse_umount
-		mv "$_c.new" "$_c"
+		mv "$1.new" "$1"
 	fi
-	echo "$_c"
+	echo "$1"
 }
 
-# objid_volume: the path of a 64 MiB volume whose files have object ids
-# (given by ntfs-3g through system.ntfs_object_id, which lists them in
-# $Extend\$ObjId:$O, as Windows' link tracking does): ids/ with 20 files,
-# ids/sub/ with 10 more, made once and kept.
+# fill_compressed MNT: a directory c/ with the compressed attribute, whose
+# files ntfs-3g compresses in LZNT1 units of 16 clusters: compressible text
+# of one unit, several units and 2 MiB; random bytes (units stored
+# uncompressed); a file with holes between compressed units; mixed text
+# and random; an empty and a small (resident) file.
+fill_compressed() {
+	mkdir "$1/c" && setfattr -n system.ntfs_attrib_be -v 0x00000800 "$1/c" &&
+		python3 - "$1/c" <<-'PY'
+		import hashlib, os, sys
+		d = sys.argv[1]
+		def text(n, word):
+		    return ((word + " %d\n") * (n // len(word) + 1)).encode()[:n]
+		def rand(n, seed):
+		    return hashlib.shake_256(seed.encode()).digest(n)
+		def put(name, data, at=0):
+		    with open(os.path.join(d, name), "r+b" if at else "wb") as f:
+		        f.seek(at)
+		        f.write(data)
+		put("unit.bin", text(65536, "one unit of text"))
+		put("text.bin", text(300000, "compressible text line"))
+		put("big.txt", text(2 << 20, "two megabytes of text"))
+		put("rand.bin", rand(200000, "rand"))
+		put("holey.bin", text(5000, "head"))
+		put("holey.bin", text(5000, "tail"), 400000)
+		put("mixed.bin", text(100000, "mixed") + rand(70000, "mixed") + text(100000, "more"))
+		put("odd.bin", text(65537, "odd size"))
+		put("empty.bin", b"")
+		put("small.txt", b"small file in a compressed directory\n")
+		PY
+}
+
+# compressed_volume: the path of a 64 MiB volume filled by fill_compressed.
+compressed_volume() {
+	ntfs3g_volume "$DIR/compressed-lznt1.img" 64M compressed fill_compressed
+}
+
+# fill_objid MNT: files with object ids (given by ntfs-3g through
+# system.ntfs_object_id, which lists them in $Extend\$ObjId:$O, as Windows'
+# link tracking does): ids/ with 20 files, ids/sub/ with 10 more.
+fill_objid() {
+	mkdir -p "$1/ids/sub" || return 1
+	i=0
+	while [ $i -lt 30 ]; do
+		f=$1/ids/f$i
+		[ $i -lt 20 ] || f=$1/ids/sub/f$i
+		printf 'file %d with an object id\n' $i >"$f" &&
+			setfattr -n system.ntfs_object_id \
+				-v "0x$(printf '%02x' $i)0102030405060708090a0b0c0d0e0f" "$f" || return 1
+		i=$((i + 1))
+	done
+}
+
+# objid_volume: the path of a 64 MiB volume filled by fill_objid.
 objid_volume() {
-	_o=$DIR/objid.img
-	if [ ! -f "$_o" ]; then
-		rm -f "$_o.new"
-		truncate -s 64M "$_o.new"
-		mkntfs -F -f -q -L objid "$_o.new" >/dev/null 2>&1 || die "mkntfs could not make $_o"
-		MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
-		mkdir -p "$MNT"
-		fuse_mount "$_o.new" rw
-		mkdir -p "$MNT/ids/sub"
-		i=0
-		while [ $i -lt 30 ]; do
-			f=$MNT/ids/f$i
-			[ $i -lt 20 ] || f=$MNT/ids/sub/f$i
-			printf 'file %d with an object id\n' $i >"$f" &&
-				setfattr -n system.ntfs_object_id \
-					-v "0x$(printf '%02x' $i)0102030405060708090a0b0c0d0e0f" "$f" ||
-				{ fuse_reap; die "ntfs-3g could not give $f an object id"; }
-			i=$((i + 1))
-		done
-		fuse_umount
-		mv "$_o.new" "$_o"
-	fi
-	echo "$_o"
+	ntfs3g_volume "$DIR/objid.img" 64M objid fill_objid
 }
 
 # volume_tree IMG DEST: the files of volume IMG, copied out by ntfs-3g (the

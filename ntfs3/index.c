@@ -13,6 +13,7 @@
 #include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/unaligned.h>
 #include <linux/xarray.h>
 
 #include "idxnode.h"
@@ -2026,6 +2027,32 @@ int ntfs_index_is_empty(struct inode *dir)
 }
 
 /* ---- view indexes: $R of $Extend\$Reparse, $SII and $SDH of $Secure ------ */
+
+/**
+ * ntfs_ulongs_cmp() - Compare a key with an entry's as little-endian u32s
+ * @key:	the key
+ * @e:		the entry
+ * @len:	bytes of the keys, a multiple of 4
+ *
+ * The collations of view indexes whose keys are numbers: ULONG (one
+ * word: $SII), SECURITY_HASH (hash, then id: $SDH), ULONGS (any number:
+ * $R, $O) all compare word by word in order.
+ *
+ * Return: <0, 0 or >0 as @key sorts before, with or after @e's key.
+ */
+int ntfs_ulongs_cmp(const void *key, const struct ntfs_index_entry *e, u32 len)
+{
+	const u8 *a = key, *b = (const u8 *)(e + 1);
+	u32 i;
+
+	for (i = 0; i + 4 <= len; i += 4) {
+		u32 x = get_unaligned_le32(a + i), y = get_unaligned_le32(b + i);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
 
 /* The keys of a view index have one length, checked by ntfs_ix_check(). */
 static bool ntfs_view_key_ok(const struct ntfs_index_entry *e)

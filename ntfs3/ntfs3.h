@@ -692,6 +692,7 @@ struct ntfs_view {
 	int		(*cmp)(const void *key, const struct ntfs_index_entry *e);
 };
 
+int ntfs_ulongs_cmp(const void *key, const struct ntfs_index_entry *e, u32 len);
 int ntfs_view_insert(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
 		     const void *key, const void *data, u16 data_len);
 int ntfs_view_delete(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,

@@ -7,8 +7,6 @@
  * index with its last name.
  */
 
-#include <linux/unaligned.h>
-
 #include "ntfs3.h"
 
 static const __le16 ntfs_objid_name[] = { cpu_to_le16('$'), cpu_to_le16('O'), cpu_to_le16('b'),
@@ -21,16 +19,7 @@ static const __le16 ntfs_o_name[] = { cpu_to_le16('$'), cpu_to_le16('O') };
 /* ULONGS collation of the 16-byte GUID: four little-endian u32s in turn. */
 static int ntfs_o_cmp(const void *key, const struct ntfs_index_entry *e)
 {
-	const u8 *a = key, *b = (const u8 *)(e + 1);
-	int i;
-
-	for (i = 0; i < NTFS_OBJECT_ID_LEN; i += 4) {
-		u32 x = get_unaligned_le32(a + i), y = get_unaligned_le32(b + i);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-	return 0;
+	return ntfs_ulongs_cmp(key, e, NTFS_OBJECT_ID_LEN);
 }
 
 static const struct ntfs_view ntfs_o_view = {

@@ -9,7 +9,6 @@
 #include <linux/ctype.h>
 #include <linux/nls.h>
 #include <linux/slab.h>
-#include <linux/unaligned.h>
 
 #include "ntfs3.h"
 
@@ -297,16 +296,7 @@ struct ntfs_r_key {
 /* ULONGS collation: tag, then the reference's low and high halves. */
 static int ntfs_r_cmp(const void *key, const struct ntfs_index_entry *e)
 {
-	const __le32 *a = key, *b = (const __le32 *)(e + 1);
-	int i;
-
-	for (i = 0; i < sizeof(struct ntfs_r_key) / sizeof(*a); i++) {
-		u32 x = get_unaligned_le32(&a[i]), y = get_unaligned_le32(&b[i]);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-	return 0;
+	return ntfs_ulongs_cmp(key, e, sizeof(struct ntfs_r_key));
 }
 
 static const struct ntfs_view ntfs_r_view = {

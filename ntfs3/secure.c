@@ -391,22 +391,13 @@ static int ntfs_sds_write(struct ntfs_trans *t, struct inode *sds,
 /* COLLATION_NTOFS_ULONG: the id. */
 static int ntfs_sii_cmp(const void *key, const struct ntfs_index_entry *e)
 {
-	u32 a = get_unaligned_le32(key), b = get_unaligned_le32(e + 1);
-
-	return a == b ? 0 : a < b ? -1 : 1;
+	return ntfs_ulongs_cmp(key, e, 4);
 }
 
 /* COLLATION_NTOFS_SECURITY_HASH: the hash, then the id. */
 static int ntfs_sdh_cmp(const void *key, const struct ntfs_index_entry *e)
 {
-	const u8 *b = (const u8 *)(e + 1);
-	u32 x = get_unaligned_le32(key), y = get_unaligned_le32(b);
-
-	if (x == y) {
-		x = get_unaligned_le32((const u8 *)key + 4);
-		y = get_unaligned_le32(b + 4);
-	}
-	return x == y ? 0 : x < y ? -1 : 1;
+	return ntfs_ulongs_cmp(key, e, 8);
 }
 
 static const struct ntfs_view ntfs_sii_view = {

@@ -113,6 +113,22 @@ static int ntfs_pick_run(struct inode *bm, u64 from, u64 end, u64 want, u64 *sta
 	return best_len ? 0 : -ENOSPC;
 }
 
+/*
+ * Clusters reserved for delayed data (writeback.c) are not free for
+ * anyone else: @want shrinks to what is left.  Caller holds bitmap_lock.
+ */
+static int ntfs_cap_unreserved(struct ntfs_sb *sbi, u64 *want)
+{
+	s64 free = atomic64_read(&sbi->free_clusters);
+
+	if (!sbi->da_reserved || free < 0)
+		return 0;
+	if ((u64)free <= sbi->da_reserved)
+		return -ENOSPC;
+	*want = min(*want, (u64)free - sbi->da_reserved);
+	return 0;
+}
+
 /**
  * ntfs_alloc_clusters() - Take one contiguous run of free clusters
  * @t:		the transaction (abort gives them back)
@@ -122,7 +138,7 @@ static int ntfs_pick_run(struct inode *bm, u64 from, u64 end, u64 want, u64 *sta
  *
  * The first free run of @want clusters from @hint on (wrapping once) is
  * taken; when there is none, the longest free run met, and the caller
- * asks again for the rest.
+ * asks again for the rest.  Clusters reserved for delayed data are left.
  *
  * Return: 0, -ENOSPC when no cluster is free, -EIO, -ENOMEM, -EINTR.
  */
@@ -139,7 +155,9 @@ int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_ru
 	if (!hint)
 		hint = READ_ONCE(sbi->next_lcn);
 	mutex_lock(&sbi->bitmap_lock);
-	err = ntfs_pick_run(sbi->bitmap, hint, sbi->total_clusters, want, &start, &len);
+	err = ntfs_cap_unreserved(sbi, &want);
+	if (!err)
+		err = ntfs_pick_run(sbi->bitmap, hint, sbi->total_clusters, want, &start, &len);
 	if (!err)
 		err = ntfs_trans_note_bits(t, false, false, start, len);
 	if (!err) {

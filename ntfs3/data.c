@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The address space of ntfs inodes: how a stream's contents reach the page
- * cache.  iomap maps plain and sparse streams (for bmap, fiemap, direct I/O
- * and SEEK_HOLE/SEEK_DATA too), readahead builds its bios itself, resident
- * streams are copied, compressed ones are read by compress.c and written
- * back like plain ones once their units are stored plainly.
+ * The address space of ntfs inodes, reading side: how a stream's contents
+ * reach the page cache.  iomap maps plain and sparse streams (for bmap,
+ * fiemap, direct I/O and SEEK_HOLE/SEEK_DATA too), readahead builds its
+ * bios itself, resident streams are copied, compressed ones are read by
+ * compress.c.  Writeback and the address space operations are in
+ * writeback.c (they allocate delayed clusters, above this layer).
  */
 
 #include <linux/bio.h>
@@ -17,7 +18,8 @@
 
 /* ---- iomap -------------------------------------------------------------- */
 
-static void ntfs_iomap_hole(struct iomap *iomap, loff_t offset, u64 length)
+/* Describe [@offset, @offset + @length) as a hole in @iomap. */
+void ntfs_iomap_hole(struct iomap *iomap, loff_t offset, u64 length)
 {
 	iomap->type = IOMAP_HOLE;
 	iomap->addr = IOMAP_NULL_ADDR;
@@ -346,7 +348,7 @@ static int ntfs_read_resident_folio(struct ntfs_stream *ns, struct folio *folio)
 	return 0;
 }
 
-static int ntfs_read_folio(struct file *file, struct folio *folio)
+int ntfs_read_folio(struct file *file, struct folio *folio)
 {
 	struct inode *inode = folio->mapping->host;
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
@@ -362,7 +364,7 @@ static int ntfs_read_folio(struct file *file, struct folio *folio)
 	return ntfs_read_plain_folio(inode, folio);
 }
 
-static void ntfs_readahead(struct readahead_control *rac)
+void ntfs_readahead(struct readahead_control *rac)
 {
 	struct ntfs_stream *ns = &NTFS_I(rac->mapping->host)->stream;
 
@@ -372,7 +374,7 @@ static void ntfs_readahead(struct readahead_control *rac)
 		ntfs_readahead_plain(rac);
 }
 
-static sector_t ntfs_bmap(struct address_space *mapping, sector_t block)
+sector_t ntfs_bmap(struct address_space *mapping, sector_t block)
 {
 	struct ntfs_stream *ns = &NTFS_I(mapping->host)->stream;
 
@@ -380,106 +382,3 @@ static sector_t ntfs_bmap(struct address_space *mapping, sector_t block)
 		return 0;
 	return iomap_bmap(mapping, block, &ntfs_iomap_ops);
 }
-
-/* ---- writeback ---------------------------------------------------------- */
-
-/*
- * A compressed stream is written back only into units stored plainly
- * (file.c stores them so before a write): the mapping ends with its unit,
- * so that the next unit is looked at too.  Return: 0, or -EIO for a packed
- * unit.
- */
-static int ntfs_map_unit(struct iomap_writepage_ctx *wpc, struct ntfs_stream *ns, u8 cb)
-{
-	u64 cu = (wpc->iomap.offset >> cb) >> ns->compression_unit;
-	u64 unit_end = (cu + 1) << (ns->compression_unit + cb);
-
-	if (!ntfs_cu_plain(ns, cu, cb))
-		return -EIO;
-	wpc->iomap.length = min(wpc->iomap.length, unit_end - wpc->iomap.offset);
-	return 0;
-}
-
-/*
- * Map the block at @offset for writeback: allocated clusters are written
- * where they are.  Writes only reach the page cache over allocated
- * clusters (metadata streams are never sparse; file data is allocated
- * before it is dirtied), so a hole here is a bug or a damaged runlist,
- * but for the stale blocks of a folio of smaller blocks (see below).
- */
-static int ntfs_map_blocks(struct iomap_writepage_ctx *wpc, struct inode *inode,
-			   loff_t offset, unsigned int len)
-{
-	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
-	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
-	u8 cb = sbi->cluster_bits;
-	const struct ntfs_run *run;
-	u64 vcn = offset >> cb;
-
-	if (offset >= wpc->iomap.offset && offset < wpc->iomap.offset + wpc->iomap.length &&
-	    wpc->iomap.type == IOMAP_MAPPED)
-		return 0;
-	down_read(&ns->run_lock);
-	run = ns->resident ? NULL : ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
-	/*
-	 * Blocks smaller than a page keep their dirty state in the folio
-	 * when a truncation or a punched hole takes their clusters (the
-	 * page cache zeroes them): a hole then reads as what they hold, and
-	 * nothing is written for them.
-	 */
-	if (run && run->lcn == NTFS_LCN_HOLE && i_blocksize(inode) < PAGE_SIZE) {
-		wpc->iomap.flags = 0;
-		ntfs_iomap_hole(&wpc->iomap, vcn << cb, (run->vcn + run->len - vcn) << cb);
-		up_read(&ns->run_lock);
-		return 0;
-	}
-	if (!run || run->lcn == NTFS_LCN_HOLE) {
-		up_read(&ns->run_lock);
-		return ntfs_err_ratelimited(inode->i_sb, ns->record,
-					    "attribute 0x%x: writeback over unallocated VCN %llu",
-					    ns->type, vcn);
-	}
-	wpc->iomap.type = IOMAP_MAPPED;
-	wpc->iomap.flags = 0;
-	wpc->iomap.bdev = inode->i_sb->s_bdev;
-	wpc->iomap.offset = vcn << cb;
-	wpc->iomap.length = (run->vcn + run->len - vcn) << cb;
-	wpc->iomap.addr = (run->lcn + vcn - run->vcn) << cb;
-	if (ns->compressed && ntfs_map_unit(wpc, ns, cb)) {
-		up_read(&ns->run_lock);
-		return ntfs_err_ratelimited(inode->i_sb, ns->record,
-					    "attribute 0x%x: writeback into packed unit at VCN %llu",
-					    ns->type, vcn);
-	}
-	up_read(&ns->run_lock);
-	return 0;
-}
-
-static const struct iomap_writeback_ops ntfs_writeback_ops = {
-	.map_blocks		= ntfs_map_blocks,
-};
-
-static int ntfs_writepages(struct address_space *mapping, struct writeback_control *wbc)
-{
-	struct ntfs_stream *ns = &NTFS_I(mapping->host)->stream;
-	struct iomap_writepage_ctx wpc = {};
-
-	/* Resident data reaches the disk through its record. */
-	if (ns->resident || ns->encrypted)
-		return 0;
-	return iomap_writepages(mapping, wbc, &wpc, &ntfs_writeback_ops);
-}
-
-const struct address_space_operations ntfs_aops = {
-	.read_folio		= ntfs_read_folio,
-	.readahead		= ntfs_readahead,
-	.writepages		= ntfs_writepages,
-	.dirty_folio		= iomap_dirty_folio,
-	.bmap			= ntfs_bmap,
-	.direct_IO		= noop_direct_IO,
-	.release_folio		= iomap_release_folio,
-	.invalidate_folio	= iomap_invalidate_folio,
-	.is_partially_uptodate	= iomap_is_partially_uptodate,
-	.error_remove_folio	= generic_error_remove_folio,
-	.migrate_folio		= filemap_migrate_folio,
-};

@@ -83,9 +83,14 @@ static loff_t ntfs_file_llseek(struct file *file, loff_t offset, int whence)
 {
 	struct inode *inode = file_inode(file);
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	int err;
 
 	if ((whence == SEEK_HOLE || whence == SEEK_DATA) && !ns->resident &&
 	    !ns->compressed) {
+		/* Delayed data is data: it needs its clusters to be seen. */
+		err = ntfs_delay_settle(inode);
+		if (err)
+			return err;
 		offset = whence == SEEK_HOLE ?
 			 iomap_seek_hole(inode, offset, &ntfs_iomap_ops) :
 			 iomap_seek_data(inode, offset, &ntfs_iomap_ops);
@@ -97,9 +102,13 @@ static loff_t ntfs_file_llseek(struct file *file, loff_t offset, int whence)
 static int ntfs_fiemap(struct inode *inode, struct fiemap_extent_info *fi, u64 start, u64 len)
 {
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	int err;
 
 	if (ns->resident || ns->compressed)
 		return -EOPNOTSUPP;
+	err = ntfs_delay_settle(inode);
+	if (err)
+		return err;
 	return iomap_fiemap(inode, fi, start, len, &ntfs_iomap_ops);
 }
 
@@ -120,46 +129,6 @@ static bool ntfs_range_allocated(struct ntfs_stream *ns, u64 first, u64 last)
 	}
 	up_read(&ns->run_lock);
 	return ok;
-}
-
-/* Run @fn(@a, @b) on @inode in a transaction under its ni_lock. */
-static int ntfs_change_once(struct inode *inode,
-			    int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b),
-			    u64 a, u64 b)
-{
-	struct ntfs_inode *ni = NTFS_I(inode);
-	struct ntfs_trans t;
-	int err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
-
-	if (err)
-		return err;
-	mutex_lock(&ni->ni_lock);
-	err = fn(&t, inode, a, b);
-	if (!err) {
-		err = ntfs_trans_commit(&t);
-	} else {
-		/* The stream in memory may have gone ahead of its record. */
-		ntfs_trans_fail(&t, err);
-		ntfs_stream_reload(inode);
-	}
-	mutex_unlock(&ni->ni_lock);
-	return err;
-}
-
-/*
- * As ntfs_change_once(), once more after $MFT has grown when it ran out of
- * room: a stream whose runs spill into a new extent needs a free MFT
- * record, and $MFT grows only in a transaction of its own.
- */
-static int ntfs_change(struct inode *inode,
-		       int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b),
-		       u64 a, u64 b)
-{
-	int err = ntfs_change_once(inode, fn, a, b);
-
-	if (err == -ENOSPC && !ntfs_mft_ensure_free(NTFS_SB(inode->i_sb)))
-		err = ntfs_change_once(inode, fn, a, b);
-	return err;
 }
 
 static int ntfs_do_allocate(struct ntfs_trans *t, struct inode *inode, u64 first, u64 count)
@@ -423,14 +392,26 @@ static ssize_t ntfs_write_resident(struct kiocb *iocb, struct iov_iter *from)
 	return len;
 }
 
-/* Buffered write of a non-resident stream, then its sizes in the record. */
+/*
+ * Buffered write of a non-resident stream, then its sizes in the record;
+ * or, when it may (writeback.c), with its clusters and sizes left for
+ * later.  Data already waiting that way gets its clusters first: the gap
+ * and the sizes below go by what the record says.
+ */
 static ssize_t ntfs_write_nonresident(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct inode *inode = file_inode(iocb->ki_filp);
 	ssize_t ret;
 	int err;
 
-	err = ntfs_zero_gap(inode, iocb->ki_pos);
+	if (ntfs_delay_begin(inode, iocb->ki_pos, iov_iter_count(from))) {
+		ret = iomap_file_buffered_write(iocb, from, &ntfs_delay_iomap_ops, NULL);
+		ntfs_delay_end(inode);
+		return ret;
+	}
+	err = ntfs_delay_settle(inode);
+	if (!err)
+		err = ntfs_zero_gap(inode, iocb->ki_pos);
 	if (err)
 		return err;
 	ret = iomap_file_buffered_write(iocb, from, &ntfs_write_iomap_ops, NULL);
@@ -516,6 +497,10 @@ static ssize_t ntfs_file_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (ret)
 		goto out;
 	pos = iocb->ki_pos;
+	if (direct)
+		ret = ntfs_delay_settle(inode);
+	if (ret)
+		goto out;
 	if (direct && ntfs_direct_ok(inode, pos, iov_iter_count(from), from)) {
 		/* Inside the valid size: no size changes, so no waiting for it. */
 		iocb->ki_flags |= IOCB_DIRECT;
@@ -563,6 +548,8 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
 	loff_t old = i_size_read(inode);
 	int err = ntfs_check_writable(inode);
 
+	if (!err)
+		err = ntfs_delay_settle(inode);
 	if (err)
 		return err;
 	if (ns->resident && size > NTFS_SB(inode->i_sb)->record_size / 2) {
@@ -779,6 +766,8 @@ static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 		return -EOPNOTSUPP;
 	inode_lock(inode);
 	err = ntfs_check_writable(inode);
+	if (!err)
+		err = ntfs_delay_settle(inode);
 	/* Compression units would have to be stored plainly first: not yet. */
 	if (!err && NTFS_I(inode)->stream.compressed)
 		err = -EOPNOTSUPP;
@@ -874,14 +863,18 @@ static vm_fault_t ntfs_fault_extend_valid(struct inode *inode, loff_t to)
 static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
 {
 	struct inode *inode = file_inode(vmf->vma->vm_file);
-	loff_t to = ntfs_fault_valid_end(vmf);
 	vm_fault_t ret = 0;
+	loff_t to = 0;
 
 	sb_start_pagefault(inode->i_sb);
 	file_update_time(vmf->vma->vm_file);
-	if (ntfs_check_writable(inode) || NTFS_I(inode)->stream.resident)
+	/* The valid size below must be the file's, not one delayed data left behind. */
+	if (ntfs_check_writable(inode) || NTFS_I(inode)->stream.resident ||
+	    ntfs_delay_settle(inode))
 		ret = VM_FAULT_SIGBUS;
-	else if (to)
+	else
+		to = ntfs_fault_valid_end(vmf);
+	if (to)
 		ret = ntfs_fault_extend_valid(inode, to);
 	if (!ret)
 		ret = iomap_page_mkwrite(vmf, &ntfs_write_iomap_ops);
@@ -927,6 +920,9 @@ static int ntfs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	struct inode *inode = file_inode(file);
 	int err = file_write_and_wait_range(file, start, end);
 
+	/* Folios written before the last delayed write ended leave sizes to record. */
+	if (!err)
+		err = ntfs_delay_settle(inode);
 	if (!err)
 		err = sync_inode_metadata(inode, 1);
 	if (!err)
@@ -1093,6 +1089,11 @@ static int ntfs_file_release(struct inode *inode, struct file *file)
 	if (!(file->f_mode & FMODE_WRITE) || sb_rdonly(inode->i_sb) ||
 	    !test_and_clear_bit(NTFS_NI_DUP_STALE, &NTFS_I(inode)->flags))
 		return 0;
+	/* The copies take the sizes from the record: delayed data first. */
+	if (ntfs_delay_settle(inode)) {
+		set_bit(NTFS_NI_DUP_STALE, &NTFS_I(inode)->flags);
+		return 0;
+	}
 	parent = dget_parent(file->f_path.dentry);
 	dir = d_inode(parent);
 	ntfs_update_dup(inode, dir && dir != inode ? dir : NULL, true);

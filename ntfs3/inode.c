@@ -68,6 +68,8 @@ struct inode *ntfs_alloc_inode(struct super_block *sb)
 	atomic64_set(&ni->lookup_hint, 0);
 	mutex_init(&ni->ni_lock);
 	ni->index_gen = 0;
+	ni->da_reserved = 0;
+	ni->da_writers = 0;
 	memset(&ni->stream, 0, sizeof(ni->stream));
 	init_rwsem(&ni->stream.run_lock);
 	return &ni->vfs_inode;
@@ -137,7 +139,10 @@ int ntfs_write_inode(struct inode *inode, struct writeback_control *wbc)
 	if (ni->owner || is_bad_inode(inode) || sb_rdonly(inode->i_sb) ||
 	    (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO))
 		return 0;
-	err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
+	/* Sizes that delayed data left unrecorded (no folio was dirty). */
+	err = ntfs_delay_settle(inode);
+	if (!err)
+		err = ntfs_trans_begin(NTFS_SB(inode->i_sb), &t);
 	if (err)
 		return err;
 	mutex_lock(&ni->ni_lock);
@@ -704,6 +709,8 @@ int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 	struct ntfs_inode *ni = NTFS_I(inode);
 
 	generic_fillattr(idmap, mask, inode, stat);
+	/* Delayed data counts as it will once its clusters are taken. */
+	stat->blocks += ntfs_delay_reserved(inode) << (NTFS_SB(inode->i_sb)->cluster_bits - 9);
 	if (ni->stream.compressed)
 		stat->attributes |= STATX_ATTR_COMPRESSED;
 	if (ni->stream.encrypted)

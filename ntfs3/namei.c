@@ -1269,6 +1269,7 @@ void ntfs_evict_inode(struct inode *inode)
 	struct ntfs_inode *ni = NTFS_I(inode);
 
 	truncate_inode_pages_final(&inode->i_data);
+	ntfs_delay_drop(inode);
 	if (!inode->i_nlink && !ni->owner && ni->record >= NTFS_FIRST_USER_INO &&
 	    !is_bad_inode(inode) && !sb_rdonly(inode->i_sb))
 		ntfs_delete_file(inode);

@@ -29,6 +29,7 @@
 #include <linux/xattr.h>
 
 struct export_operations;
+struct iomap;
 struct iomap_ops;
 
 /* Limits that keep a corrupt volume from making us allocate without bound. */
@@ -88,6 +89,7 @@ struct ntfs_options {
 	unsigned int	discard:1;
 	unsigned int	sparse:1;
 	unsigned int	prealloc:1;
+	unsigned int	nodelalloc:1;	/* allocate when written to the cache */
 	unsigned int	windows_names:1;
 	unsigned int	noacsrules:1;
 	unsigned int	errors:1;	/* NTFS_ERRORS_* */
@@ -200,6 +202,7 @@ struct ntfs_sb {
 	struct mutex		mft_lock;	/* $MFT:$BITMAP, growing $MFT */
 	struct mutex		bitmap_lock;	/* $Bitmap */
 	u64			next_lcn;	/* where the allocator looks first */
+	u64			da_reserved;	/* clusters delayed data will take (bitmap_lock) */
 	u64			next_record;	/* likewise for MFT records */
 	bool			volume_dirtied;	/* the dirty flag is on disk */
 	bool			mirror_ok;	/* $MFTMirr matched at mount */
@@ -316,11 +319,15 @@ struct ntfs_inode {
 	struct mutex		ni_lock;	/* see above */
 	u64			index_gen;
 	unsigned long		flags;
+	u64			da_reserved;	/* its part of sbi->da_reserved (ni_lock) */
+	unsigned int		da_writers;	/* delayed writes copying now (ni_lock) */
 	struct list_head	dup_entry;	/* on sbi->dup_later */
 };
 
 /* Data changed: the copies in the file's names are due (ntfs_update_dup()). */
 #define NTFS_NI_DUP_STALE	0
+/* Data past what the record says waits in the page cache (writeback.c). */
+#define NTFS_NI_DELAYED		1
 
 static inline struct ntfs_inode *NTFS_I(struct inode *inode)
 {
@@ -523,8 +530,11 @@ void *ntfs_read_attr_list(struct ntfs_sb *sbi, u64 nr, const struct ntfs_attr *a
 
 /* data.c */
 extern const struct iomap_ops ntfs_iomap_ops;
+void ntfs_iomap_hole(struct iomap *iomap, loff_t offset, u64 length);
 int ntfs_zero_on_disk(struct inode *inode, loff_t start, loff_t end);
-extern const struct address_space_operations ntfs_aops;
+int ntfs_read_folio(struct file *file, struct folio *folio);
+void ntfs_readahead(struct readahead_control *rac);
+sector_t ntfs_bmap(struct address_space *mapping, sector_t block);
 
 /* trans.c */
 int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t);
@@ -702,6 +712,18 @@ int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
 
 /* mft.c */
 int ntfs_mft_ensure_free(struct ntfs_sb *sbi);
+
+/* writeback.c */
+int ntfs_change(struct inode *inode,
+		int (*fn)(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b),
+		u64 a, u64 b);
+bool ntfs_delay_begin(struct inode *inode, loff_t pos, size_t count);
+void ntfs_delay_end(struct inode *inode);
+int ntfs_delay_settle(struct inode *inode);
+void ntfs_delay_drop(struct inode *inode);
+u64 ntfs_delay_reserved(struct inode *inode);
+extern const struct iomap_ops ntfs_delay_iomap_ops;
+extern const struct address_space_operations ntfs_aops;
 
 /* inode.c */
 struct timespec64 ntfs_time(__le64 t);

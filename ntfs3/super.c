@@ -26,7 +26,7 @@ enum {
 	OPT_UID, OPT_GID, OPT_UMASK, OPT_FMASK, OPT_DMASK, OPT_IOCHARSET,
 	OPT_SHOWMETA, OPT_HIDDEN, OPT_NOHIDDEN, OPT_HIDE_DOT_FILES,
 	OPT_SYS_IMMUTABLE, OPT_NOCASE, OPT_FORCE, OPT_DISCARD, OPT_SPARSE,
-	OPT_PREALLOC, OPT_ACL, OPT_WINDOWS_NAMES, OPT_ACSRULES, OPT_NO_ACS_RULES,
+	OPT_PREALLOC, OPT_DELALLOC, OPT_ACL, OPT_WINDOWS_NAMES, OPT_ACSRULES, OPT_NO_ACS_RULES,
 	OPT_ERRORS,
 };
 
@@ -54,6 +54,7 @@ static const struct fs_parameter_spec ntfs_param_spec[] = {
 	fsparam_flag_no("discard", OPT_DISCARD),
 	fsparam_flag_no("sparse", OPT_SPARSE),
 	fsparam_flag_no("prealloc", OPT_PREALLOC),
+	fsparam_flag_no("delalloc", OPT_DELALLOC),
 	fsparam_flag_no("acl", OPT_ACL),
 	fsparam_flag_no("windows_names", OPT_WINDOWS_NAMES),
 	fsparam_flag_no("acsrules", OPT_ACSRULES),
@@ -75,6 +76,9 @@ static int ntfs_parse_write_param(struct fs_context *fc, struct ntfs_options *o,
 		break;
 	case OPT_PREALLOC:
 		o->prealloc = !r->negated;
+		break;
+	case OPT_DELALLOC:
+		o->nodelalloc = r->negated;
 		break;
 	case OPT_ACL:
 		if (!r->negated && !IS_ENABLED(CONFIG_FS_POSIX_ACL))
@@ -756,11 +760,14 @@ static int ntfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	struct super_block *sb = dentry->d_sb;
 	struct ntfs_sb *sbi = NTFS_SB(sb);
 	s64 free = ntfs_count_free_clusters(sbi);
+	u64 reserved;
 
 	buf->f_type = sb->s_magic;
 	buf->f_bsize = sbi->cluster_size;
 	buf->f_blocks = sbi->total_clusters;
-	buf->f_bfree = free < 0 ? 0 : free;
+	/* Clusters reserved for delayed data are as good as taken. */
+	reserved = READ_ONCE(sbi->da_reserved);
+	buf->f_bfree = free < 0 || free < reserved ? 0 : free - reserved;
 	buf->f_bavail = buf->f_bfree;
 	buf->f_files = sbi->mft_records;
 	buf->f_ffree = 0;
@@ -796,6 +803,8 @@ static int ntfs_show_options(struct seq_file *m, struct dentry *root)
 		seq_puts(m, ",sparse");
 	if (o->prealloc)
 		seq_puts(m, ",prealloc");
+	if (o->nodelalloc)
+		seq_puts(m, ",nodelalloc");
 	if (o->windows_names)
 		seq_puts(m, ",windows_names");
 	if (o->noacsrules)

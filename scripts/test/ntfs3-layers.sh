@@ -31,6 +31,7 @@ extrec
 extent
 attrib
 index mft
+writeback
 inode
 secure
 xattr

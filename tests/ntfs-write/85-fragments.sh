@@ -11,6 +11,9 @@
 # was before.  Frame:
 # tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
+# Clusters taken as the data is written (not at writeback): interleaved
+# writes then fragment the files, which is what this workload needs.
+OURS_OPTS=nodelalloc
 
 # extents_at_least PATH N: on the volume written by ours, PATH has at
 # least N extents (FIEMAP), so the workload tests what it says.

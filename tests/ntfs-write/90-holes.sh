@@ -9,6 +9,9 @@
 # aligned hole in a file with nothing cached).  Frame:
 # tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
+# Clusters taken as the data is written (not at writeback): interleaved
+# writes then fragment the files, which is what this workload needs.
+OURS_OPTS=nodelalloc
 
 workload() {
 	d=$1

@@ -8,6 +8,9 @@
 # unaligned ranges, a collapse reaching the end, an insert at the end.
 # Frame: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
+# Clusters taken as the data is written (not at writeback): interleaved
+# writes then fragment the files, which is what this workload needs.
+OURS_OPTS=nodelalloc
 
 # shift collapse|insert PATH OFFSET LENGTH
 shift_range() {

@@ -43,6 +43,7 @@
  *   fsops extents PATH             prints the number of extents FIEMAP
  *                                  reports (after a sync)
  *   fsops free PATH                prints statfs free bytes (f_bfree * f_bsize)
+ *   fsops seekdata PATH OFFSET     prints lseek(OFFSET, SEEK_DATA) (or ENXIO)
  *   fsops count DIR                prints the number of entries one
  *                                  readdir pass returns (without . and ..)
  *   fsops name UNIT COUNT [TAIL]   prints UNIT repeated COUNT times, then
@@ -608,6 +609,18 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(op, "extents"))
 		return extents(argv[2]);
+	if (argc == 4 && !strcmp(op, "seekdata")) {
+		off_t at;
+
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0)
+			return result(fd);
+		at = lseek(fd, atoll(argv[3]), SEEK_DATA);
+		if (at < 0)
+			return result(-1);
+		printf("%lld\n", (long long)at);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(op, "count"))
 		return count(argv[2]);
 	if (argc > 2) {

@@ -384,10 +384,45 @@ wmeasure() {
 	measure "$row" "$drv" "$wloop" 1 "$@"
 }
 
-# The writing rows of DRIVER (raw: seqwrite only, on the bare device).  A
-# row that fails has printed its BENCH line; the next rows still run.
+# tmpfs_rw: a fresh empty tmpfs on $MNT, for the floor of the writing rows.
+tmpfs_rw() {
+	! grep -q " $MNT " /proc/mounts || umount "$MNT"
+	mount -t tmpfs -o size=1536m none "$MNT"
+}
+
+# The floor of the writing rows: the same work in a tmpfs, i.e. what the
+# tools, the VFS and the page cache cost with no file system under them.
+# A driver cannot do better; against the in-tree driver or ntfs-3g it
+# bounds the ratios any driver can reach under this cost model.
+floor_rows() {
+	if (wanted untar || wanted rm_rf) && fresh && tmpfs_rw; then
+		if wmeasure untar tmpfs s lower s \
+			"$B" time sh -c "tar -xf $META/linux.tar -C $MNT && sync"; then
+			! wanted rm_rf || wmeasure rm_rf tmpfs s lower s \
+				"$B" time sh -c "rm -rf $MNT/linux-source-6.12 && sync"
+		fi
+	fi
+	! wanted par4 || { fresh && tmpfs_rw && wmeasure par4 tmpfs MiB/s higher "c / 1048576 / s" \
+		"$B" wpar "$MNT" 4 32; }
+	! wanted files1k || { fresh && tmpfs_rw && wmeasure files1k tmpfs us/op lower \
+		"s / c * 1000000" "$B" files "$MNT" 1000; }
+	! wanted files10k || { fresh && tmpfs_rw && wmeasure files10k tmpfs us/op lower \
+		"s / c * 1000000" "$B" files "$MNT" 10000; }
+	! wanted fsync || { fresh && tmpfs_rw && wmeasure fsync tmpfs files/s higher "c / s" \
+		"$B" fsyncs "$MNT" 500; }
+	! grep -q " $MNT " /proc/mounts || umount "$MNT"
+	return 0
+}
+
+# The writing rows of DRIVER (raw: seqwrite only, on the bare device;
+# tmpfs: the floor).  A row that fails has printed its BENCH line; the
+# next rows still run.
 write_rows() {
 	d=$1
+	if [ "$d" = tmpfs ]; then
+		floor_rows
+		return 0
+	fi
 	if [ "$d" = raw ]; then
 		! wanted seqwrite || { fresh && wmeasure seqwrite raw MiB/s higher "c / 1048576 / s" \
 			"$B" wseq "$wloop" 64; }
@@ -439,7 +474,7 @@ if [ $want_write = 1 ]; then
 	wait "$spin" 2>/dev/null
 	if [ $rc = 0 ]; then
 		MODE=rw SOFT=1
-		for d in $DRIVERS raw; do
+		for d in $DRIVERS raw tmpfs; do
 			driver "$d"
 			write_rows "$d"
 		done

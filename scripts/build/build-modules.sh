@@ -15,7 +15,9 @@ build_one() {
 	name=$1
 	srcdir=$2
 	mkdir -p "$out/$name"
-	rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
+	# By content, and a copied file gets the time of the copy: a source
+	# older than its object (another tree, a checkout) is still rebuilt.
+	rsync -rlpD --checksum --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
 		--exclude '*.mod*' --exclude 'Module.symvers' --exclude 'modules.order' \
 		--filter 'P *.o' --filter 'P *.ko' --filter 'P .*.cmd' --filter 'P *.mod*' \
 		--filter 'P Module.symvers' --filter 'P modules.order' \

@@ -428,6 +428,9 @@ static int ntfs_check_writable(struct inode *inode)
 {
 	struct ntfs_inode *ni = NTFS_I(inode);
 
+	/* $Bitmap, $MFT, ... are written by the driver alone. */
+	if (ntfs_is_metafile(inode))
+		return -EPERM;
 	if (ni->stream.encrypted || ni->reparse_tag == IO_REPARSE_TAG_WOF) {
 		ntfs_err_ratelimited(inode->i_sb, ni->record,
 				     "writing to an encrypted or WOF-compressed file is not supported");

@@ -631,6 +631,15 @@ static int ntfs_new_inode(struct inode *dir, struct dentry *dentry, u64 nr,
 	return 0;
 }
 
+/*
+ * Metafiles keep their names, and $Extend holds only what Windows puts
+ * there: neither changes through the namespace (-EPERM).
+ */
+static bool ntfs_names_frozen(struct inode *dir, struct inode *inode)
+{
+	return NTFS_I(dir)->record == NTFS_EXTEND_INO || (inode && ntfs_is_metafile(inode));
+}
+
 /* create, mkdir, symlink, mknod: a new file named @dentry in @dir. */
 static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, struct ntfs_new_kind *kind)
 {
@@ -644,7 +653,7 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, struct ntfs_
 	int err, tries;
 	u64 nr;
 
-	err = ntfs_new_kind_acl(dir, kind);
+	err = ntfs_names_frozen(dir, NULL) ? -EPERM : ntfs_new_kind_acl(dir, kind);
 	if (err)
 		goto out;
 	attrs = ntfs_new_attrs(sbi, kind);
@@ -910,6 +919,8 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 	struct ntfs_trans t;
 	int err;
 
+	if (ntfs_names_frozen(dir, inode))
+		return -EPERM;
 	if (is_dir) {
 		err = ntfs_index_is_empty(inode);
 		if (err <= 0)
@@ -1049,6 +1060,8 @@ static int ntfs_link(struct dentry *old, struct inode *dir, struct dentry *dentr
 	struct ntfs_trans t;
 	int err;
 
+	if (ntfs_names_frozen(dir, inode))
+		return -EPERM;
 	if (inode->i_nlink >= NTFS_LINK_MAX)
 		return -EMLINK;
 	/* A name that does not fit may need a new extension record. */
@@ -1162,6 +1175,8 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
+	if (ntfs_names_frozen(old_dir, inode) || ntfs_names_frozen(new_dir, target))
+		return -EPERM;
 	if (target && !(flags & RENAME_EXCHANGE) && S_ISDIR(target->i_mode)) {
 		err = ntfs_index_is_empty(target);
 		if (err <= 0)

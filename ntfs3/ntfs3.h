@@ -334,6 +334,14 @@ static inline struct ntfs_inode *NTFS_I(struct inode *inode)
 	return container_of(inode, struct ntfs_inode, vfs_inode);
 }
 
+/* Metafiles other than the root directory keep their records as they are. */
+static inline bool ntfs_is_metafile(struct inode *inode)
+{
+	struct ntfs_inode *ni = NTFS_I(inode);
+
+	return ni->owner || (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO);
+}
+
 /**
  * struct ntfs_recset - The base record of a file and its extension records
  * @sbi:		the volume

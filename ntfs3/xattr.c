@@ -748,14 +748,6 @@ static int ntfs_ea_apply(struct ntfs_trans *t, struct inode *inode, struct ntfs_
 	return err;
 }
 
-/* Metafiles other than the root directory keep their records as they are. */
-static bool ntfs_is_metafile(struct inode *inode)
-{
-	struct ntfs_inode *ni = NTFS_I(inode);
-
-	return ni->owner || (ni->record < NTFS_FIRST_USER_INO && ni->record != NTFS_ROOT_INO);
-}
-
 /*
  * Begin a transaction that changes EAs.  A base record full of names
  * moves some to a new extension record to make room (extrec.c), so a

@@ -4,7 +4,8 @@
 # rmdir (ENOTEMPTY), rename (same and cross directory, over a file, over an
 # empty directory, RENAME_NOREPLACE, RENAME_EXCHANGE), hard links and
 # their counts, relative and absolute symlinks, FIFOs, sockets and device
-# nodes (mknod), user.* xattrs set, replaced and removed.  Frame and comparisons: tests/include/ntfs-write.sh.
+# nodes (mknod), user.* xattrs set, replaced and removed; metafiles and
+# $Extend refuse every change (EPERM).  Frame and comparisons: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
 workload() {
@@ -116,6 +117,13 @@ workload() {
 	x OK "remove user.gone" rmxattr "$d/data" user.gone
 	x ENODATA "remove it again" rmxattr "$d/data" user.gone
 	x OK "an xattr on a hard-linked file" setxattr "$d/linked" user.links three
+
+	# metafiles: found by name, never changed through the namespace or written
+	ours_is EPERM "ours: \$Bitmap cannot be unlinked" "$FSOPS" unlink "$d/\$Bitmap"
+	ours_is EPERM "ours: nor written to" "$FSOPS" pwrite "$d/\$Bitmap" 0 1 1
+	ours_is EPERM "ours: \$MFTMirr cannot be renamed" "$FSOPS" rename "$d/\$MFTMirr" "$d/mirror"
+	ours_is EPERM "ours: \$UpCase gets no second name" "$FSOPS" link "$d/\$UpCase" "$d/upcase"
+	ours_is EPERM "ours: no new file in \$Extend" "$FSOPS" create "$d/\$Extend/new"
 }
 
 run_workload basic

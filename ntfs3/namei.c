@@ -267,7 +267,7 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 		}
 	}
 	if (s->has_ea)
-		ntfs_apply_wsl_ea(inode);
+		ntfs_apply_wsl_ea(inode, rs);
 	else
 		cache_no_acl(inode);
 	if (sbi->opt.sys_immutable && (ni->attributes & FILE_ATTRIBUTE_SYSTEM) &&

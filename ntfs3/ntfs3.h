@@ -780,7 +780,7 @@ struct ntfs_new_eas {
 struct posix_acl;
 extern const struct xattr_handler * const ntfs_xattr_handlers[];
 ssize_t ntfs_listxattr(struct dentry *dentry, char *out, size_t size);
-void ntfs_apply_wsl_ea(struct inode *inode);
+void ntfs_apply_wsl_ea(struct inode *inode, const struct ntfs_recset *rs);
 int ntfs_wsl_make_special(struct inode *inode, umode_t mode, dev_t rdev);
 int ntfs_setattr_ids(struct mnt_idmap *idmap, struct inode *inode, struct iattr *attr);
 int ntfs_ea_move_out(struct ntfs_trans *t, struct inode *inode);

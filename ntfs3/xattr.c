@@ -19,18 +19,21 @@
 
 #define NTFS_MAX_EA_SIZE	65536
 
-/* Read a file's $EA value into a new buffer; *@len is 0 when it has none. */
-static int ntfs_read_ea_value(struct inode *inode, void **buf, u32 *len)
+/*
+ * The $EA value of the file whose records @rs holds, into a new buffer;
+ * *@len is 0 when it has none.
+ */
+static int ntfs_ea_value_of(struct inode *inode, const struct ntfs_recset *rs, void **buf,
+			    u32 *len)
 {
 	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
 	struct ntfs_recset_pos pos = {};
-	struct ntfs_recset rs;
 	struct ntfs_attr *a;
-	int err = ntfs_recset_load(sbi, inode->i_ino, &rs);
+	int err = 0;
 
 	*buf = NULL;
 	*len = 0;
-	while (!err && (a = ntfs_recset_next(&rs, &pos)) && !IS_ERR(a)) {
+	while ((a = ntfs_recset_next(rs, &pos)) && !IS_ERR(a)) {
 		u64 size;
 
 		if (le32_to_cpu(a->type) != NTFS_AT_EA)
@@ -56,12 +59,25 @@ static int ntfs_read_ea_value(struct inode *inode, void **buf, u32 *len)
 	}
 	if (!err && IS_ERR(a))
 		err = PTR_ERR(a);
-	ntfs_recset_free(&rs);
 	if (err) {
 		kfree(*buf);
 		*buf = NULL;
 		*len = 0;
 	}
+	return err;
+}
+
+/* Read a file's $EA value into a new buffer; *@len is 0 when it has none. */
+static int ntfs_read_ea_value(struct inode *inode, void **buf, u32 *len)
+{
+	struct ntfs_recset rs;
+	int err = ntfs_recset_load(NTFS_SB(inode->i_sb), inode->i_ino, &rs);
+
+	*buf = NULL;
+	*len = 0;
+	if (!err)
+		err = ntfs_ea_value_of(inode, &rs, buf, len);
+	ntfs_recset_free(&rs);
 	return err;
 }
 
@@ -258,6 +274,8 @@ static void ntfs_wsl_mode(struct inode *inode, u32 v, bool have_dev)
 /**
  * ntfs_apply_wsl_ea() - Owner, group, mode and device from WSL's EAs
  * @inode:	a file being read
+ * @rs:		its records, as read for it: the $EA is taken from them, not
+ *		read again
  *
  * WSL keeps POSIX metadata in the $LXUID, $LXGID, $LXMOD and $LXDEV EAs.
  * They win over the defaults, never over options the mount gave
@@ -268,7 +286,7 @@ static void ntfs_wsl_mode(struct inode *inode, u32 v, bool have_dev)
  * neutralise them in the VFS.  Owners that are not valid ids are ignored.
  * The POSIX ACLs in the set go to the inode's ACL cache.
  */
-void ntfs_apply_wsl_ea(struct inode *inode)
+void ntfs_apply_wsl_ea(struct inode *inode, const struct ntfs_recset *rs)
 {
 	const struct ntfs_options *o = &NTFS_SB(inode->i_sb)->opt;
 	bool have_dev;
@@ -276,7 +294,7 @@ void ntfs_apply_wsl_ea(struct inode *inode)
 	u32 len, v;
 	void *buf;
 
-	if (ntfs_read_ea_value(inode, &buf, &len) || !len)
+	if (ntfs_ea_value_of(inode, rs, &buf, &len) || !len)
 		return;
 	if (!o->uid_set && ntfs_ea_u32(buf, len, "$LXUID", &v) &&
 	    uid_valid(make_kuid(&init_user_ns, v)))

@@ -872,7 +872,8 @@ static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inod
 	__le16 *u;
 	int n, ns;
 
-	r = ntfs_trans_record(t, nr);
+	/* A name goes from it, whatever else happens. */
+	r = ntfs_trans_record_changed(t, nr);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	u = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*u), GFP_NOFS);
@@ -930,7 +931,10 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 	if (err)
 		return err;
 	ntfs_lock_two(NTFS_I(dir), NTFS_I(inode));
-	err = ntfs_remove_name(&t, dir, inode, &dentry->d_name, &links);
+	/* The directory's times change: its record is written in any case. */
+	err = PTR_ERR_OR_ZERO(ntfs_trans_record_changed(&t, NTFS_I(dir)->record));
+	if (!err)
+		err = ntfs_remove_name(&t, dir, inode, &dentry->d_name, &links);
 	if (!err)
 		err = ntfs_touch_record(&t, dir, now, true);
 	if (!err && links)
@@ -1202,22 +1206,28 @@ static int ntfs_rename(struct mnt_idmap *idmap, struct inode *old_dir, struct de
 	return err;
 }
 
-/* Mark each record of a deleted file free, its sequence number advanced. */
+/* Mark record @r (number @nr) of a deleted file free, its sequence number advanced. */
+static int ntfs_free_file_record(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
+{
+	u16 seq = le16_to_cpu(r->sequence) + 1;
+
+	r->sequence = cpu_to_le16(seq ? seq : 1);
+	r->flags &= ~cpu_to_le16(NTFS_RECORD_IN_USE);
+	return ntfs_free_record(t, nr);
+}
+
+/* Mark each record of a deleted file free. */
 static int ntfs_free_records(struct ntfs_trans *t, const struct ntfs_recset *rs)
 {
 	unsigned int i;
 	int err = 0;
 
 	for (i = 0; !err && i < rs->nr; i++) {
-		struct ntfs_record *r = ntfs_trans_record(t, rs->recnr[i]);
-		u16 seq;
+		struct ntfs_record *r = ntfs_trans_record_changed(t, rs->recnr[i]);
 
 		if (IS_ERR(r))
 			return PTR_ERR(r);
-		seq = le16_to_cpu(r->sequence) + 1;
-		r->sequence = cpu_to_le16(seq ? seq : 1);
-		r->flags &= ~cpu_to_le16(NTFS_RECORD_IN_USE);
-		err = ntfs_free_record(t, rs->recnr[i]);
+		err = ntfs_free_file_record(t, r, rs->recnr[i]);
 	}
 	return err;
 }
@@ -1233,31 +1243,72 @@ static bool ntfs_object_id_of(struct ntfs_attr *a, u8 *oid)
 }
 
 /*
+ * What a deleted file leaves besides its records: the clusters of
+ * non-resident attribute @a are freed (at commit), and *@has_oid is set
+ * when @a is the object id, copied to @oid.
+ */
+static int ntfs_delete_attr(struct ntfs_trans *t, u64 nr, struct ntfs_attr *a, u8 *oid,
+			    bool *has_oid)
+{
+	if (a->non_resident)
+		return ntfs_free_attr_clusters(t, nr, a);
+	if (le32_to_cpu(a->type) == NTFS_AT_OBJECT_ID)
+		*has_oid = ntfs_object_id_of(a, oid);
+	return 0;
+}
+
+/*
+ * Free the clusters and records of a file with extension records: all
+ * its records are read as a set first (ntfs_recset_load() checks that
+ * each one the list names belongs to the file), then freed.
+ */
+static int ntfs_delete_records(struct ntfs_trans *t, u64 nr, u8 *oid, bool *has_oid)
+{
+	struct ntfs_recset_pos pos = {};
+	struct ntfs_recset rs;
+	struct ntfs_attr *a;
+	int err = ntfs_recset_load(t->sbi, nr, &rs);
+
+	while (!err && (a = ntfs_recset_next(&rs, &pos)))
+		err = IS_ERR(a) ? PTR_ERR(a) : ntfs_delete_attr(t, nr, a, oid, has_oid);
+	if (!err)
+		err = ntfs_free_records(t, &rs);
+	ntfs_recset_free(&rs);
+	return err;
+}
+
+/*
  * A file whose last name is gone: when its last user lets go, its
- * clusters and records are freed in one transaction.
+ * clusters and records are freed in one transaction.  Most files have
+ * one record: it is read once, into the transaction, and walked there.
  */
 static void ntfs_delete_file(struct inode *inode)
 {
 	struct ntfs_sb *sbi = NTFS_SB(inode->i_sb);
 	struct ntfs_inode *ni = NTFS_I(inode);
-	struct ntfs_recset_pos pos = {};
 	u8 oid[NTFS_OBJECT_ID_LEN];
-	struct ntfs_recset rs;
+	struct ntfs_attr *a = NULL;
+	struct ntfs_record *r;
+	const char *why = NULL;
 	struct ntfs_trans t;
-	struct ntfs_attr *a;
 	bool has_oid = false;
 	int err = ntfs_trans_begin(sbi, &t);
 
 	if (err)
 		goto out;
-	err = ntfs_recset_load(sbi, ni->record, &rs);
-	while (!err && (a = ntfs_recset_next(&rs, &pos))) {
+	r = ntfs_trans_record_changed(&t, ni->record);
+	err = PTR_ERR_OR_ZERO(r);
+	if (!err && (!(le16_to_cpu(r->flags) & NTFS_RECORD_IN_USE) || r->base_record))
+		err = -ENOENT;
+	if (!err && ntfs_rec_find(r, NTFS_AT_ATTR_LIST, NULL, 0)) {
+		err = ntfs_delete_records(&t, ni->record, oid, &has_oid);
+	} else if (!err) {
+		while ((a = ntfs_next_attr(r, a, &why)) && !IS_ERR(a) && !err)
+			err = ntfs_delete_attr(&t, ni->record, a, oid, &has_oid);
 		if (IS_ERR(a))
-			err = PTR_ERR(a);
-		else if (a->non_resident)
-			err = ntfs_free_attr_clusters(&t, ni->record, a);
-		else if (le32_to_cpu(a->type) == NTFS_AT_OBJECT_ID)
-			has_oid = ntfs_object_id_of(a, oid);
+			err = ntfs_err_ratelimited(inode->i_sb, ni->record, "%s", why);
+		if (!err)
+			err = ntfs_free_file_record(&t, r, ni->record);
 	}
 	/* A reparse point and an object id leave their indexes with the file. */
 	if (!err && ni->reparse_tag)
@@ -1265,9 +1316,6 @@ static void ntfs_delete_file(struct inode *inode)
 					     ni->record | (u64)ni->seq << 48);
 	if (!err && has_oid)
 		err = ntfs_objid_index_del(&t, oid);
-	if (!err)
-		err = ntfs_free_records(&t, &rs);
-	ntfs_recset_free(&rs);
 	if (!err)
 		err = ntfs_trans_commit(&t);
 	else

@@ -547,6 +547,7 @@ sector_t ntfs_bmap(struct address_space *mapping, sector_t block);
 /* trans.c */
 int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t);
 struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr);
+struct ntfs_record *ntfs_trans_record_changed(struct ntfs_trans *t, u64 nr);
 struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
 void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use);
 u32 ntfs_record_room(struct ntfs_sb *sbi);

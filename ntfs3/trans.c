@@ -106,17 +106,8 @@ static int ntfs_tblock_keep_pre(struct ntfs_tblock *b)
 	return b->pre ? 0 : -ENOMEM;
 }
 
-/**
- * ntfs_trans_record() - An MFT record, to be changed in a transaction
- * @t:		the transaction
- * @nr:		record number
- *
- * The first call reads and checks the record; later calls for the same
- * record return the same copy.  The copy is written back at commit.
- *
- * Return: the record with its fixups removed, or an ERR_PTR().
- */
-struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr)
+/* The transaction's copy of MFT record @nr, read on the first call. */
+static struct ntfs_tblock *ntfs_trans_get_record(struct ntfs_trans *t, u64 nr, bool keep_pre)
 {
 	struct ntfs_sb *sbi = t->sbi;
 	u64 pos = nr << sbi->record_bits;
@@ -124,20 +115,63 @@ struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr)
 	int err;
 
 	if (b)
-		return b->buf;
+		return b;
 	b = ntfs_tblock_alloc(t, sbi->mft, pos, sbi->record_size);
 	if (!b)
 		return ERR_PTR(-ENOMEM);
 	b->nr = nr;
 	b->magic = NTFS_MAGIC_FILE;
 	err = ntfs_read_record(sbi, nr, b->buf);
-	if (!err)
+	if (!err && keep_pre)
 		err = ntfs_tblock_keep_pre(b);
 	if (err) {
 		ntfs_tblock_free(b);
 		return ERR_PTR(err);
 	}
 	list_add_tail(&b->link, &t->blocks);
+	return b;
+}
+
+/**
+ * ntfs_trans_record() - An MFT record, to be changed in a transaction
+ * @t:		the transaction
+ * @nr:		record number
+ *
+ * The first call reads and checks the record; later calls for the same
+ * record return the same copy.  The copy is written back at commit if it
+ * changed.
+ *
+ * Return: the record with its fixups removed, or an ERR_PTR().
+ */
+struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr)
+{
+	struct ntfs_tblock *b = ntfs_trans_get_record(t, nr, true);
+
+	return IS_ERR(b) ? ERR_CAST(b) : b->buf;
+}
+
+/**
+ * ntfs_trans_record_changed() - An MFT record the transaction will change
+ * @t:		the transaction
+ * @nr:		record number
+ *
+ * As ntfs_trans_record(), for a caller that changes the record whatever
+ * it holds (a name removed, times set, the record freed): the record is
+ * written at commit without keeping a pre-image to compare it with, which
+ * would cost a copy now and a compare then.
+ *
+ * Return: the record with its fixups removed, or an ERR_PTR().
+ */
+struct ntfs_record *ntfs_trans_record_changed(struct ntfs_trans *t, u64 nr)
+{
+	struct ntfs_tblock *b = ntfs_trans_get_record(t, nr, false);
+
+	if (IS_ERR(b))
+		return ERR_CAST(b);
+	kfree(b->pre);
+	b->pre = NULL;
+	b->tracked = true;
+	b->dirty = true;
 	return b->buf;
 }
 

@@ -25,9 +25,14 @@
  * the run of names that ls -l or find stats right after readdir returned
  * them), so fixed-up blocks are shared through a small per-volume cache
  * instead of being copied and checked again for every lookup.  A cached
- * block is what the page cache holds and never changes: a change of the
- * index drops the blocks it changes (ntfs_itree_cache_update()), and the
- * next reader reads them again.  Changes walk these blocks too.
+ * block is what the page cache holds.  A change of the index walks these
+ * blocks and changes a block it holds in place, lent to its transaction
+ * (ntfs_itree_own()): readers of the directory are kept out by its
+ * i_rwsem until the commit, which leaves the block as it wrote it, and a
+ * block whose change is not written leaves the cache
+ * (ntfs_iblock_given_back()).  Blocks it changes through copies of its
+ * own are dropped from the cache (ntfs_itree_cache_update()), and the
+ * next reader reads them again.
  */
 struct ntfs_iblock {
 	refcount_t ref;
@@ -36,6 +41,7 @@ struct ntfs_iblock {
 	u32 size;			/* bytes in @data: part of the key */
 	u64 vcn;
 	bool checked;			/* passed ntfs_itree_block()'s checks */
+	bool lent;			/* to a transaction (its dir's i_rwsem) */
 	u8 data[];			/* @size bytes: the block */
 };
 
@@ -83,6 +89,21 @@ static struct ntfs_iblock *ntfs_iblock_cached(struct ntfs_sb *sbi, struct ntfs_i
 		blk = NULL;
 	spin_unlock(&sbi->iblock_lock);
 	return blk;
+}
+
+/* Take @blk (whose reference the caller keeps) out of its slot, if there. */
+static void ntfs_iblock_unslot(struct ntfs_sb *sbi, struct ntfs_iblock *blk)
+{
+	struct ntfs_iblock **slot, *old = NULL;
+
+	spin_lock(&sbi->iblock_lock);
+	slot = ntfs_iblock_slot(sbi, blk->record, blk->vcn);
+	if (*slot == blk) {
+		old = blk;
+		*slot = NULL;
+	}
+	spin_unlock(&sbi->iblock_lock);
+	ntfs_iblock_put(old);
 }
 
 /* Put @blk (whose reference the caller keeps) into its slot. */
@@ -152,6 +173,7 @@ static struct ntfs_iblock *ntfs_iblock_read(struct ntfs_sb *sbi, struct ntfs_ino
 	blk->size = bs;
 	blk->vcn = vcn;
 	blk->checked = false;
+	blk->lent = false;
 	ntfs_iblock_insert(sbi, blk);
 	return blk;
 }
@@ -934,19 +956,62 @@ static int ntfs_itree_block(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_he
 }
 
 /*
+ * A transaction that had a block lent ends (ntfs_trans_iblock_lend()).
+ * Unless its change was written, the block's bytes are not the page
+ * cache's (an abort, a failed write, or a change that stopped half-way):
+ * it leaves the cache.  A written block stays, as the commit left it.
+ */
+static void ntfs_iblock_given_back(struct ntfs_tblock *b)
+{
+	struct ntfs_iblock *blk = b->owner;
+
+	blk->lent = false;
+	if (!b->written)
+		ntfs_iblock_unslot(NTFS_SB(b->inode->i_sb), blk);
+	ntfs_iblock_put(blk);
+}
+
+/* The checked cached block @vcn the walk holds, or NULL. */
+static struct ntfs_iblock *ntfs_itree_held(struct ntfs_itree *tr, u64 vcn)
+{
+	unsigned int i;
+
+	for (i = 0; i < tr->nr_held; i++)
+		if (tr->held[i]->vcn == vcn && READ_ONCE(tr->held[i]->checked))
+			return tr->held[i];
+	return NULL;
+}
+
+/*
  * Node @vcn is about to change: the path (and *@hp, when given) shows the
- * transaction's copy of it from now on, not the cached block the walk
- * read.  The two hold the same bytes: the cache follows the page cache,
- * and the transaction had no copy of its own when the walk read it.
+ * transaction's copy of it from now on.  A cached block the walk holds is
+ * lent to the transaction and changed in place; otherwise the transaction
+ * reads a copy of its own.  The two hold the same bytes: the cache
+ * follows the page cache, and the transaction had no copy of its own when
+ * the walk read it.
  */
 static int ntfs_itree_own(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_header **hp)
 {
+	struct ntfs_iblock *blk = NULL;
 	struct ntfs_index_block *ib;
 	int d;
 
 	if (vcn == NTFS_ROOT_VCN)
 		return 0;
-	ib = ntfs_trans_iblock(tr->t, tr->dir, vcn, false);
+	if (!ntfs_trans_has_iblock(tr->t, tr->dir, vcn))
+		blk = ntfs_itree_held(tr, vcn);
+	if (blk) {
+		refcount_inc(&blk->ref);
+		blk->lent = true;
+		ib = ntfs_trans_iblock_lend(tr->t, tr->dir, vcn, blk->data,
+					    ntfs_iblock_given_back, blk);
+		if (IS_ERR(ib)) {
+			blk->lent = false;
+			ntfs_iblock_put(blk);
+		}
+	} else {
+		ib = ntfs_trans_iblock(tr->t, tr->dir, vcn, false);
+	}
 	if (IS_ERR(ib))
 		return PTR_ERR(ib);
 	if (hp && *hp != &ib->hdr) {
@@ -1628,12 +1693,14 @@ static void ntfs_iblock_drop_dir(struct ntfs_sb *sbi, struct ntfs_inode *ni)
 
 /*
  * Drop the cached copies of the blocks @tr changed (all of @ni's when it
- * changed more than it kept count of).  The blocks it only read are still
- * what the cache holds, and a block it freed is no longer reachable from
- * the root (when it is taken again, it is changed).  Readers are kept out
- * until the commit (the directory's i_rwsem): the cache is lossy, so they
- * never relied on it to hide the page cache's older blocks; the next one
- * reads a changed block again, as the commit left it.
+ * changed more than it kept count of), but for the blocks lent to the
+ * transaction: they are its copies, and hold what the commit writes.  The
+ * blocks it only read are still what the cache holds, and a block it
+ * freed is no longer reachable from the root (when it is taken again, it
+ * is changed).  Readers are kept out until the commit (the directory's
+ * i_rwsem): the cache is lossy, so they never relied on it to hide the
+ * page cache's older blocks; the next one reads a dropped block again, as
+ * the commit left it.
  */
 static void ntfs_itree_cache_update(struct ntfs_itree *tr)
 {
@@ -1654,7 +1721,8 @@ static void ntfs_itree_cache_update(struct ntfs_itree *tr)
 			continue;
 		slot = ntfs_iblock_slot(sbi, ni->record, tr->changed[i]);
 		blk = *slot;
-		if (blk && blk->record == ni->record && blk->vcn == tr->changed[i]) {
+		if (blk && blk->record == ni->record && blk->vcn == tr->changed[i] &&
+		    !blk->lent) {
 			old[n++] = blk;
 			*slot = NULL;
 		}

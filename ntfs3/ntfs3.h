@@ -457,6 +457,10 @@ struct ntfs_tblock {
 	u32			pre_len;	/* bytes in @pre: the record's in use */
 	bool			tracked;	/* no @pre: written only when @dirty */
 	bool			dirty;
+	bool			written;	/* reached the page cache at commit */
+	/* @buf is lent (ntfs_trans_iblock_lend()): handed back, not freed */
+	void			(*give_back)(struct ntfs_tblock *b);
+	void			*owner;		/* the lender's, for @give_back */
 };
 
 /* A run of bits taken or given back inside a transaction. */
@@ -553,6 +557,8 @@ void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn
 u32 ntfs_record_room(struct ntfs_sb *sbi);
 void *ntfs_trans_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn, bool create);
 bool ntfs_trans_has_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn);
+void *ntfs_trans_iblock_lend(struct ntfs_trans *t, struct inode *dir, u64 vcn, void *buf,
+			     void (*give_back)(struct ntfs_tblock *b), void *owner);
 bool ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn);
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
 void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);

@@ -86,7 +86,10 @@ static struct ntfs_tblock *ntfs_tblock_alloc(struct ntfs_trans *t, struct inode 
 
 static void ntfs_tblock_free(struct ntfs_tblock *b)
 {
-	kfree(b->buf);
+	if (b->give_back)
+		b->give_back(b);
+	else
+		kfree(b->buf);
 	kfree(b->pre);
 	kfree(b);
 }
@@ -404,6 +407,52 @@ bool ntfs_trans_has_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn)
 }
 
 /**
+ * ntfs_trans_iblock_lend() - Let a transaction change an index block in place
+ * @t:		the transaction; it has no copy of the block yet
+ * @dir:	the directory
+ * @vcn:	the block's VCN, inside the allocation
+ * @buf:	the block as the page cache holds it, fixed up and checked
+ *		(the index block cache's copy, which readers cannot see
+ *		while the directory's index changes)
+ * @give_back:	called with the transaction's block when it ends, instead
+ *		of freeing @buf; b->written tells whether @buf reached the
+ *		page cache
+ * @owner:	kept in b->owner for @give_back
+ *
+ * Copying the block into the transaction, and after the commit reading it
+ * again into the cache, would copy the whole block twice for every change
+ * of one entry.  Lent, it is changed where it is; the commit writes it
+ * with the update sequence put on and taken off again in place, so that
+ * @buf then holds the block as written, fixups removed.
+ *
+ * Return: @buf, or an ERR_PTR().
+ */
+void *ntfs_trans_iblock_lend(struct ntfs_trans *t, struct inode *dir, u64 vcn, void *buf,
+			     void (*give_back)(struct ntfs_tblock *b), void *owner)
+{
+	struct ntfs_inode *ni = NTFS_I(dir);
+	struct ntfs_tblock *b;
+	u64 pos;
+
+	if (ntfs_trans_iblock_pos(t->sbi, ni, vcn, &pos) || ntfs_trans_find(t, dir, pos))
+		return ERR_PTR(-EIO);
+	b = kzalloc(sizeof(*b), GFP_NOFS);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	b->inode = dir;
+	b->pos = pos;
+	b->size = ni->index_block_size;
+	b->nr = vcn;
+	b->magic = NTFS_MAGIC_INDX;
+	b->buf = buf;
+	b->tracked = true;
+	b->give_back = give_back;
+	b->owner = owner;
+	list_add_tail(&b->link, &t->blocks);
+	return buf;
+}
+
+/**
  * ntfs_trans_iblock_dirty() - Mark an index block of a transaction changed
  * @t:		the transaction
  * @dir:	the directory (or view index) the block belongs to
@@ -508,8 +557,9 @@ static int ntfs_tblock_cmp(void *priv, const struct list_head *a, const struct l
  * Write one block back, update sequence applied, and its mirror copy.  A
  * block read from disk and left as it was (a walk over a file's records
  * joins them all) is not written.  The update sequence goes onto the
- * transaction's own copy: commit frees it right after, so a second copy
- * of every block would be work for nothing.
+ * transaction's own copy: commit frees it right after (a lent block has
+ * it taken off again), so a second copy of every block would be work for
+ * nothing.
  */
 static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 {
@@ -524,6 +574,10 @@ static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 	err = ntfs_write_stream(b->inode, b->pos, b->buf, b->size);
 	if (!err && b->inode == sbi->mft && b->nr < sbi->mirror_records && sbi->mftmirr)
 		err = ntfs_write_stream(sbi->mftmirr, b->pos, b->buf, b->size);
+	/* A lent block goes back as the block it now is: fixups removed. */
+	if (b->give_back)
+		ntfs_fixup(b->buf, b->size, b->magic);
+	b->written = !err;
 	return err;
 }
 

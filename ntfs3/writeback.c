@@ -153,6 +153,9 @@ bool ntfs_delay_begin(struct inode *inode, loff_t pos, size_t count)
 
 	if (!ntfs_delay_allowed(inode))
 		return false;
+	/* Only writers set the flag, and they hold i_rwsem as we do. */
+	if (!test_bit(NTFS_NI_DELAYED, &ni->flags) && pos + count <= READ_ONCE(ns->alloc_size))
+		return false;
 	mutex_lock(&ni->ni_lock);
 	if (test_bit(NTFS_NI_DELAYED, &ni->flags))
 		ok = pos <= i_size_read(inode);

@@ -171,6 +171,18 @@ expect_file() {
 	rm -f "$_t"
 }
 
+# extents_are PATH -le|-ge N: on the volume written by ours, PATH has at
+# most (-le) or at least (-ge) N extents (FIEMAP, after a sync), so that a
+# workload tests the layout it says.
+extents_are() {
+	on_volume && [ "$DRIVER" = ours ] || return 0
+	_n=$("$FSOPS" extents "$1")
+	echo "# $1: $_n extents"
+	_how="at least"
+	[ "$2" != -le ] || _how="at most"
+	check "$(basename "$1") has $_how $3 extents (FIEMAP)" test "$_n" "$2" "$3"
+}
+
 # remount: on the volume, unmount and mount again with the same driver
 # (read-write), so that the rest of the workload changes what an earlier
 # mount wrote; nothing on the tmpfs reference.

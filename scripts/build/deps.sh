@@ -1,13 +1,16 @@
 #!/bin/sh
 # Install the host packages the build and the tests need, from Debian's apt
 # archive only.  Quiet when everything is already there.
+# deps.sh PKG...: also these, for a target that alone needs them (e.g.
+# deb-kernel.sh: debhelper for the tree's bindeb-pkg).
 set -eu
 
 PKGS="build-essential flex bison bc libelf-dev libssl-dev dwarves ccache cpio
 kmod git rsync xz-utils file python3 sparse gcc-multilib
 qemu-system-x86 busybox-static linux-source-6.12
 ntfs-3g libfsntfs-utils fuse3 attr forensics-samples-ntfs liburing-dev python3-ply python3-git
-dkms rt-tests fio"
+dkms rt-tests fio
+$*"
 
 missing=""
 for p in $PKGS; do

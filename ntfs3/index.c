@@ -1736,6 +1736,12 @@ static void ntfs_itree_cache_update(struct ntfs_itree *tr)
  * The change is complete: the read path's copy of the root, the block
  * cache, the lookup hint and (@moved: entries came or went) the generation
  * that readdir cursors compare follow it.
+ *
+ * A readdir cursor keeps pointers into the root copy between getdents
+ * calls, and lets go of them only when the generation moved: a root of
+ * the same size is copied over the old one (an update rewrites entries in
+ * place, and a cursor reads them where they were), and a copy of another
+ * size is only freed together with a move of the generation.
  */
 static int ntfs_itree_finish(struct ntfs_itree *tr, bool moved)
 {
@@ -1746,13 +1752,18 @@ static int ntfs_itree_finish(struct ntfs_itree *tr, bool moved)
 
 	if (!a || a->non_resident || len < sizeof(struct ntfs_index_root))
 		return ntfs_itree_bad(tr, "$INDEX_ROOT:$I30 went missing");
-	copy = kmemdup(ntfs_attr_value(a, 0), len, GFP_NOFS);
-	if (!copy)
-		return -ENOMEM;
-	old = ni->index_root;
-	ni->index_root = copy;
-	ni->index_root_size = len;
-	kfree(old);
+	if (len == ni->index_root_size) {
+		memcpy(ni->index_root, ntfs_attr_value(a, 0), len);
+	} else {
+		copy = kmemdup(ntfs_attr_value(a, 0), len, GFP_NOFS);
+		if (!copy)
+			return -ENOMEM;
+		old = ni->index_root;
+		ni->index_root = copy;
+		ni->index_root_size = len;
+		kfree(old);
+		moved = true;
+	}
 	ntfs_itree_cache_update(tr);
 	atomic64_set(&ni->lookup_hint, 0);
 	if (moved)

@@ -251,6 +251,8 @@ prepare() {
 		echo "NTFS_WRITE_ONLY='${NTFS_WRITE_ONLY:-}'"
 		echo "NTFS_STRESS_SECONDS='${NTFS_STRESS_SECONDS:-}'"
 		echo "NTFS_STRESS_SEED='${NTFS_STRESS_SEED:-}'"
+		# make check-write-big: tests/ntfs-write/40-many.sh at 100 000
+		echo "NTFS_MANY_N='${NTFS_MANY_N:-}'"
 	} >"$DIR/overlay/ntfs-write/env"
 }
 

@@ -21,6 +21,7 @@
 # under TCG (3 s for the trimmed rt package), plus the wait for the lock.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/distro-lib.sh"
 
 V=${1:-default}
 case "$V" in default | rt) ;; *) die "deb-kernel-boot: VARIANT must be default or rt, not '$V'" ;; esac
@@ -54,20 +55,7 @@ ln -s busybox "$stage/bin/sh"
 ln -s ../bin/busybox "$stage/sbin/modprobe"
 echo "$MODULES" >"$stage/hx/modules"
 # shellcheck disable=SC2086
-for m in $MODULES; do
-	modprobe -d "$root" -S "$k" --show-depends "$m" ||
-		die "module $m is not in ${deb#"$TOP/"}"
-done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
-	rel=${f#"$mods/"}
-	mkdir -p "$(dirname "$stage/lib/modules/$k/$rel")"
-	case "$f" in
-	*.xz) xz -dc "$f" >"$stage/lib/modules/$k/${rel%.xz}" ;;
-	*.zst) zstd -qdc "$f" >"$stage/lib/modules/$k/${rel%.zst}" ;;
-	*.gz) gzip -dc "$f" >"$stage/lib/modules/$k/${rel%.gz}" ;;
-	*) cp "$f" "$stage/lib/modules/$k/$rel" ;;
-	esac
-done
-cp "$mods/modules.builtin" "$mods/modules.builtin.modinfo" "$mods/modules.order" "$stage/lib/modules/$k/"
+stage_modules "$root" "$k" "$stage" $MODULES
 depmod -b "$stage" "$k" || die "depmod -b $stage $k failed"
 cat >"$stage/init" <<'EOF'
 #!/bin/busybox sh

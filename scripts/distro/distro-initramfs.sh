@@ -12,6 +12,7 @@
 # names scripts/vm/vm.sh boots as VARIANT distro-KVER.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/distro-lib.sh"
 
 k=${1:?usage: distro-initramfs.sh KVER NTFS3_KO}
 ko=${2:?usage: distro-initramfs.sh KVER NTFS3_KO}
@@ -49,21 +50,8 @@ want="$BOOT_MODULES ntfs3"
 for f in "$mods"/kernel/fs/nls/*.ko*; do
 	want="$want $(basename "${f%%.ko*}")"
 done
-n=0
 # shellcheck disable=SC2086
-for m in $want; do
-	modprobe -d "$root" -S "$k" --show-depends "$m" ||
-		die "module $m is not in Debian's $k image"
-done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
-	rel=${f#"$mods/"}
-	mkdir -p "$(dirname "$stage/lib/modules/$k/$rel")"
-	case "$f" in
-	*.xz) xz -dc "$f" >"$stage/lib/modules/$k/${rel%.xz}" ;;
-	*.zst) zstd -qdc "$f" >"$stage/lib/modules/$k/${rel%.zst}" ;;
-	*) cp "$f" "$stage/lib/modules/$k/$rel" ;;
-	esac
-done
-cp "$mods/modules.builtin" "$mods/modules.builtin.modinfo" "$mods/modules.order" "$stage/lib/modules/$k/"
+stage_modules "$root" "$k" "$stage" $want
 cp "$ko" "$stage/lib/modules/$k/updates/dkms/ntfs3.ko"
 cp "$ko" "$stage/lib/modules/ours/ntfs3.ko"
 cp "$stage/lib/modules/$k/kernel/fs/ntfs3/ntfs3.ko" "$stage/lib/modules/intree/ntfs3.ko"

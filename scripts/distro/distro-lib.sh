@@ -116,3 +116,28 @@ distro_dkms_build() {
 	vm=$(modinfo -F vermagic "$DKO" | cut -d' ' -f1)
 	[ "$vm" = "$k" ] || die "the DKMS-built ntfs3.ko has vermagic '$vm', not $k"
 }
+
+# stage_modules ROOT KVER STAGE MODULE...: copy MODULEs of the kernel KVER
+# unpacked under ROOT, with everything they depend on, into STAGE's
+# lib/modules/KVER, decompressed (busybox's modprobe and insmod hand the
+# file to init_module as it is), with modules.builtin and modules.order.
+stage_modules() {
+	_root=$1 _k=$2 _stage=$3
+	shift 3
+	_mods=$_root/lib/modules/$_k
+	for _m in "$@"; do
+		modprobe -d "$_root" -S "$_k" --show-depends "$_m" ||
+			die "module $_m is not in the kernel $_k under ${_root#"$TOP/"}"
+	done | awk '$1 == "insmod" { print $2 }' | sort -u | while read -r _f; do
+		_rel=${_f#"$_mods/"}
+		mkdir -p "$(dirname "$_stage/lib/modules/$_k/$_rel")"
+		case "$_f" in
+		*.xz) xz -dc "$_f" >"$_stage/lib/modules/$_k/${_rel%.xz}" ;;
+		*.zst) zstd -qdc "$_f" >"$_stage/lib/modules/$_k/${_rel%.zst}" ;;
+		*.gz) gzip -dc "$_f" >"$_stage/lib/modules/$_k/${_rel%.gz}" ;;
+		*) cp "$_f" "$_stage/lib/modules/$_k/$_rel" ;;
+		esac
+	done
+	cp "$_mods/modules.builtin" "$_mods/modules.builtin.modinfo" "$_mods/modules.order" \
+		"$_stage/lib/modules/$_k/"
+}

@@ -148,7 +148,7 @@ stress-ntfs:
 # 400 000 creates.
 .PHONY: check-write-big
 check-write-big:
-	@NTFS_WRITE_ONLY=many NTFS_MANY_N=$(or $(N),100000) NTFS_WRITE_SIZE=1G \
+	@NTFS_WRITE_ONLY=many NTFS_MANY_N=$(or $(N),100000) NTFS_WRITE_SIZE=1G NTFS_WRITE_OUT_SIZE=256M \
 		TEST_TIMEOUT=9000 WRITE_BOOT_NAME=big \
 		BOOT="$(or $(BOOT),default:ntfs-write)@10800" \
 		NTFS_WRITE_DRIVER="$(or $(DRIVER),ours)" $(S)/test/check-write.sh

@@ -242,7 +242,8 @@ prepare() {
 	if grep -q '^fio ' "$DIR/volumes"; then
 		copy_program fio "$DIR/overlay" || die "fio missing (scripts/build/deps.sh)"
 	fi
-	truncate -s 16M "$DIR/write-out.img"
+	# the expected trees and listings (make check-write-big: 100 000s of lines)
+	truncate -s "${NTFS_WRITE_OUT_SIZE:-16M}" "$DIR/write-out.img"
 	echo "$DIR/write-out.img write-out"
 	mkdir -p "$DIR/overlay/ntfs-write"
 	{

@@ -113,19 +113,36 @@ static int ntfs_pick_run(struct inode *bm, u64 from, u64 end, u64 want, u64 *sta
 	return best_len ? 0 : -ENOSPC;
 }
 
+/**
+ * ntfs_unreserved_clusters() - Free clusters not reserved for delayed data
+ * @sbi:	the volume; bitmap_lock held for an answer that stays true
+ *		(statfs takes a look without it)
+ *
+ * Return: the count, or -1 while the free clusters are not counted.
+ */
+s64 ntfs_unreserved_clusters(struct ntfs_sb *sbi)
+{
+	s64 free = atomic64_read(&sbi->free_clusters);
+	u64 reserved = READ_ONCE(sbi->da_reserved);
+
+	if (free < 0)
+		return -1;
+	return (u64)free > reserved ? free - reserved : 0;
+}
+
 /*
  * Clusters reserved for delayed data (writeback.c) are not free for
  * anyone else: @want shrinks to what is left.  Caller holds bitmap_lock.
  */
 static int ntfs_cap_unreserved(struct ntfs_sb *sbi, u64 *want)
 {
-	s64 free = atomic64_read(&sbi->free_clusters);
+	s64 avail = ntfs_unreserved_clusters(sbi);
 
-	if (!sbi->da_reserved || free < 0)
+	if (avail < 0)
 		return 0;
-	if ((u64)free <= sbi->da_reserved)
+	if (!avail)
 		return -ENOSPC;
-	*want = min(*want, (u64)free - sbi->da_reserved);
+	*want = min_t(u64, *want, avail);
 	return 0;
 }
 

@@ -579,6 +579,7 @@ int ntfs_free_record(struct ntfs_trans *t, u64 nr);
 int ntfs_free_attr_clusters(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a);
 int ntfs_alloc_runs(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs, unsigned int *nr);
 s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
+s64 ntfs_unreserved_clusters(struct ntfs_sb *sbi);
 int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed);
 
 /* attrib.c */

@@ -760,14 +760,14 @@ static int ntfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	struct super_block *sb = dentry->d_sb;
 	struct ntfs_sb *sbi = NTFS_SB(sb);
 	s64 free = ntfs_count_free_clusters(sbi);
-	u64 reserved;
 
 	buf->f_type = sb->s_magic;
 	buf->f_bsize = sbi->cluster_size;
 	buf->f_blocks = sbi->total_clusters;
 	/* Clusters reserved for delayed data are as good as taken. */
-	reserved = READ_ONCE(sbi->da_reserved);
-	buf->f_bfree = free < 0 || free < reserved ? 0 : free - reserved;
+	if (free >= 0)
+		free = ntfs_unreserved_clusters(sbi);
+	buf->f_bfree = free < 0 ? 0 : free;
 	buf->f_bavail = buf->f_bfree;
 	buf->f_files = sbi->mft_records;
 	buf->f_ffree = 0;

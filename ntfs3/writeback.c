@@ -91,13 +91,12 @@ static u64 ntfs_delay_need(struct inode *inode, u64 size)
 /* Reserve @n clusters; false when that would eat into the margin. */
 static bool ntfs_delay_take(struct ntfs_sb *sbi, u64 n)
 {
-	s64 free;
+	s64 avail;
 	bool ok;
 
 	mutex_lock(&sbi->bitmap_lock);
-	free = atomic64_read(&sbi->free_clusters);
-	ok = free >= 0 && (u64)free >= sbi->da_reserved &&
-	     (u64)free - sbi->da_reserved >= n + ntfs_delay_margin(sbi);
+	avail = ntfs_unreserved_clusters(sbi);
+	ok = avail >= 0 && (u64)avail >= n + ntfs_delay_margin(sbi);
 	if (ok)
 		sbi->da_reserved += n;
 	mutex_unlock(&sbi->bitmap_lock);

@@ -21,7 +21,7 @@
  *
  * A list is kept resident while the base record holds it and moves to
  * clusters when it does not; a non-resident list is rewritten to new
- * clusters at each change (ntfs_xlist_store()).  Streams, indexes and EAs
+ * clusters at each change (ntfs_store_value()).  Streams, indexes and EAs
  * are changed only where they live in the base record (ntfs_rec_lookup()).
  */
 
@@ -122,50 +122,6 @@ static int ntfs_xlist_get(struct ntfs_sb *sbi, void *rec, struct ntfs_xlist *l)
 }
 
 /*
- * Write the edited value of a non-resident list (l->v, l->size) to new
- * clusters and point the list attribute at them; its old clusters are
- * freed when the transaction commits.  Writing elsewhere keeps the list
- * on disk whole until the records that name the new one are written.
- */
-static int ntfs_xlist_store(struct ntfs_trans *t, void *base, struct ntfs_xlist *l)
-{
-	struct ntfs_sb *sbi = t->sbi;
-	u64 nr = le32_to_cpu(((struct ntfs_record *)base)->record_number);
-	u64 clusters = DIV_ROUND_UP(l->size, sbi->cluster_size);
-	struct ntfs_attr *a = l->attr;
-	struct ntfs_arec_ctx c;
-	struct ntfs_run *runs;
-	unsigned int n = 0;
-	size_t used = 0;
-	int err;
-
-	ntfs_rec_ctx(sbi, &c);
-	runs = kcalloc(max(clusters, 1ULL), sizeof(*runs), GFP_NOFS);
-	if (!runs)
-		return -ENOMEM;
-	err = ntfs_alloc_runs(t, clusters, runs, &n);
-	if (!err)
-		err = ntfs_write_runs(sbi, runs, n, l->v, l->size);
-	if (!err && ntfs_encode_runs(runs, n, 0, clusters, NULL, 0, &used))
-		err = -EIO;
-	if (!err && a->nr.allocated_size)
-		err = ntfs_free_attr_clusters(t, nr, a);
-	if (!err)
-		err = ntfs_arec_set_mp_len(&c, base, a, used);
-	if (!err && ntfs_encode_runs(runs, n, 0, clusters,
-				     (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used))
-		err = -EIO;
-	if (!err) {
-		a->nr.highest_vcn = cpu_to_le64(clusters - 1);
-		a->nr.allocated_size = cpu_to_le64(clusters << sbi->cluster_bits);
-		a->nr.data_size = cpu_to_le64(l->size);
-		a->nr.valid_size = cpu_to_le64(l->size);
-	}
-	kfree(runs);
-	return err;
-}
-
-/*
  * A resident list that the base record has no room to grow becomes
  * non-resident: its value (with the entry @k added) goes to clusters.
  */
@@ -199,7 +155,7 @@ static int ntfs_xlist_move_out(struct ntfs_trans *t, void *base, struct ntfs_xli
 	l->copy = copy;
 	l->v = copy;
 	l->size = size;
-	return ntfs_xlist_store(t, base, l);
+	return ntfs_store_value(t, base, l->attr, l->v, l->size, l->size);
 }
 
 /* The list entry of @a, which record @ref holds; its name is copied. */
@@ -245,7 +201,7 @@ static int ntfs_xlist_enter(struct ntfs_trans *t, void *base, u64 ref, const str
 		err = ntfs_alist_insert(&c, l.v, l.size, &k);
 		if (err >= 0) {
 			l.size = err;
-			err = ntfs_xlist_store(t, base, &l);
+			err = ntfs_store_value(t, base, l.attr, l.v, l.size, l.size);
 		}
 	}
 	ntfs_xlist_put(&l);
@@ -273,7 +229,7 @@ static int ntfs_xlist_forget(struct ntfs_trans *t, void *base, u32 type, u64 nr,
 		err = ntfs_alist_remove(l.v, l.size, type, nr, instance);
 		if (err >= 0) {
 			l.size = err;
-			err = ntfs_xlist_store(t, base, &l);
+			err = ntfs_store_value(t, base, l.attr, l.v, l.size, l.size);
 		}
 	}
 	ntfs_xlist_put(&l);

@@ -730,6 +730,10 @@ struct ntfs_itree {
 	unsigned int nr_held;
 	struct ntfs_iblock *held[NTFS_ITREE_HELD];	/* cached blocks walked */
 	bool changed_all;		/* more than @changed holds */
+	u8 *bm_res;			/* a resident $BITMAP's value */
+	u64 bm_len;			/* $BITMAP's value bytes */
+	struct ntfs_run *bm_runs;	/* a non-resident $BITMAP's clusters */
+	unsigned int bm_nr_runs;
 	/* Not zeroed by ntfs_itree_start(): */
 	unsigned int nr_changed;
 	u64 changed[NTFS_ITREE_CHANGED];	/* blocks changed, for the cache */
@@ -1073,40 +1077,281 @@ static u64 ntfs_itree_idx(const struct ntfs_itree *tr, u64 vcn)
 }
 
 /*
- * The resident value of $BITMAP:$I30 (one bit per index block), or NULL
- * when there is none.  A non-resident one (large directories written by
- * Windows) is not handled yet: ERR_PTR(-EOPNOTSUPP).
+ * $BITMAP:$I30 has one bit per index block.  It is resident while the base
+ * record holds it; when the record is full it moves to clusters of its own
+ * (as Windows keeps the bitmap of a large directory), and a non-resident
+ * one is changed in place through the transaction's copies of its
+ * clusters (ntfs_trans_cluster()), growing within its allocation and
+ * moving to larger clusters past it.  Bounded: 1 MiB of bits covers 8 Mi
+ * blocks, 32 GiB of index at 4 KiB per block.
  */
-static u8 *ntfs_itree_bitmap(struct ntfs_itree *tr, u32 *len)
-{
-	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len);
+#define NTFS_IBITMAP_MAX	SZ_1M
 
-	if (!a)
-		return NULL;
-	if (a->non_resident) {
-		ntfs_err_ratelimited(tr->sbi->sb, tr->ni->record,
-				     "$BITMAP:$I30 is non-resident: index changes not supported");
-		return ERR_PTR(-EOPNOTSUPP);
-	}
-	*len = le32_to_cpu(a->r.value_length);
-	if (le16_to_cpu(a->r.value_offset) + *len > le32_to_cpu(a->length))
-		return ERR_PTR(ntfs_itree_bad(tr, "$BITMAP:$I30 is past its attribute"));
-	return ntfs_attr_value(a, 0);
+/* The bitmap attribute in the base record, or NULL when there is none. */
+static struct ntfs_attr *ntfs_ibm_attr(struct ntfs_itree *tr)
+{
+	return ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len);
 }
 
-/* Make $BITMAP:$I30 at least @bytes long (a multiple of 8), creating it. */
-static int ntfs_itree_bitmap_grow(struct ntfs_itree *tr, u32 bytes)
+/*
+ * Check a non-resident bitmap @a: one extent from VCN 0 over its whole
+ * allocation, sizes in order, no holes; its runs go to tr->bm_runs.
+ */
+static int ntfs_ibm_load_runs(struct ntfs_itree *tr, const struct ntfs_attr *a)
 {
-	struct ntfs_attr *a = ntfs_rec_find(tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len);
+	u64 data = le64_to_cpu(a->nr.data_size), alloc = le64_to_cpu(a->nr.allocated_size);
+	u64 last = le64_to_cpu(a->nr.highest_vcn);
+	u32 mp = le16_to_cpu(a->nr.mp_offset);
+	unsigned int cap = 0, i;
+	const char *why = NULL;
+	int err;
 
+	kvfree(tr->bm_runs);
+	tr->bm_runs = NULL;
+	tr->bm_nr_runs = 0;
+	if (a->nr.lowest_vcn || le64_to_cpu(a->nr.valid_size) > data || data > alloc ||
+	    alloc != (last + 1) << tr->sbi->cluster_bits)
+		return ntfs_itree_bad(tr, "$BITMAP:$I30 sizes disagree");
+	if (data > NTFS_IBITMAP_MAX)
+		return ntfs_err_ratelimited(tr->sbi->sb, tr->ni->record,
+					    "$BITMAP:$I30 over 1 MiB: index changes not supported");
+	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp, 0, last,
+			       tr->sbi->total_clusters, &tr->bm_runs, &tr->bm_nr_runs, &cap, &why);
+	if (err)
+		return ntfs_itree_bad(tr, why ? why : "$BITMAP:$I30 mapping pairs");
+	for (i = 0; i < tr->bm_nr_runs; i++)
+		if (tr->bm_runs[i].lcn == NTFS_LCN_HOLE)
+			return ntfs_itree_bad(tr, "$BITMAP:$I30 has a hole");
+	return 0;
+}
+
+/*
+ * Byte @byte of the bitmap, inside its value; *@n is set to the bytes that
+ * follow it in the same place (the value, or one cluster of it).  @change:
+ * the caller changes them.
+ */
+static u8 *ntfs_ibm_at(struct ntfs_itree *tr, u64 byte, bool change, u32 *n)
+{
+	struct ntfs_sb *sbi = tr->sbi;
+	const struct ntfs_run *run;
+	u64 vcn = byte >> sbi->cluster_bits;
+	u32 off = byte & (sbi->cluster_size - 1);
+	u8 *c;
+
+	if (byte >= tr->bm_len)
+		return ERR_PTR(ntfs_itree_bad(tr, "an index block has no bit in $BITMAP:$I30"));
+	if (tr->bm_res) {
+		*n = tr->bm_len - byte;
+		return tr->bm_res + byte;
+	}
+	run = ntfs_run_lookup(tr->bm_runs, tr->bm_nr_runs, vcn);
+	if (!run)
+		return ERR_PTR(ntfs_itree_bad(tr, "$BITMAP:$I30 is past its clusters"));
+	c = ntfs_trans_cluster(tr->t, run->lcn + vcn - run->vcn, change);
+	if (IS_ERR(c))
+		return ERR_PTR(PTR_ERR(c));
+	*n = min_t(u64, sbi->cluster_size - off, tr->bm_len - byte);
+	return c + off;
+}
+
+/* Zero the bytes [@from, @to) of the bitmap (inside its value). */
+static int ntfs_ibm_zero(struct ntfs_itree *tr, u64 from, u64 to)
+{
+	u64 len = tr->bm_len;
+	u32 n;
+	u8 *p;
+
+	int err = 0;
+
+	tr->bm_len = to;	/* the bytes may lie past the recorded length */
+	while (!err && from < to) {
+		p = ntfs_ibm_at(tr, from, true, &n);
+		err = PTR_ERR_OR_ZERO(p);
+		if (!err) {
+			n = min_t(u64, n, to - from);
+			memset(p, 0, n);
+			from += n;
+		}
+	}
+	tr->bm_len = len;
+	return err;
+}
+
+/*
+ * Look at the bitmap again after the base record changed: tr->bm_len, and
+ * tr->bm_res (the resident value) or tr->bm_runs.  Bytes of a non-resident
+ * bitmap past its valid size are zeroed once, and it is then valid to the
+ * end.  0 with tr->bm_len 0: there is no bitmap yet.
+ */
+static int ntfs_ibm_load(struct ntfs_itree *tr)
+{
+	struct ntfs_attr *a = ntfs_ibm_attr(tr);
+	u64 valid;
+	int err;
+
+	tr->bm_res = NULL;
+	tr->bm_len = 0;
+	if (!a)
+		return 0;
+	if (!a->non_resident) {
+		tr->bm_len = le32_to_cpu(a->r.value_length);
+		if (le16_to_cpu(a->r.value_offset) + tr->bm_len > le32_to_cpu(a->length))
+			return ntfs_itree_bad(tr, "$BITMAP:$I30 is past its attribute");
+		tr->bm_res = ntfs_attr_value(a, 0);
+		return 0;
+	}
+	err = ntfs_ibm_load_runs(tr, a);
+	if (err)
+		return err;
+	tr->bm_len = le64_to_cpu(a->nr.data_size);
+	valid = le64_to_cpu(a->nr.valid_size);
+	if (valid < tr->bm_len) {
+		err = ntfs_ibm_zero(tr, valid, tr->bm_len);
+		if (err)
+			return err;
+		a->nr.valid_size = a->nr.data_size;
+	}
+	return 0;
+}
+
+/* Copy the bitmap's value into @buf (tr->bm_len bytes). */
+static int ntfs_ibm_copy(struct ntfs_itree *tr, u8 *buf)
+{
+	u64 byte = 0;
+	u32 n;
+	u8 *p;
+
+	while (byte < tr->bm_len) {
+		p = ntfs_ibm_at(tr, byte, false, &n);
+		if (IS_ERR(p))
+			return PTR_ERR(p);
+		memcpy(buf + byte, p, n);
+		byte += n;
+	}
+	return 0;
+}
+
+/*
+ * A new non-resident $BITMAP:$I30 in the base record.  A record too full
+ * for its header gives up $INDEX_ALLOCATION:$I30 first: a stream, which
+ * attrib.c changes in whichever record it lives.
+ */
+static struct ntfs_attr *ntfs_ibm_insert_nonres(struct ntfs_itree *tr)
+{
+	struct ntfs_attr *a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name,
+					      tr->name_len, true, 8);
+	struct ntfs_record *where;
+	struct ntfs_attr *ia;
+	u64 where_nr;
+
+	if (PTR_ERR_OR_ZERO(a) != -ENOSPC)
+		return a;
+	ia = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len);
+	if (!ia)
+		return a;
+	ia = ntfs_file_move_out(tr->t, tr->rec, tr->ni->record, ia, &where, &where_nr);
+	if (IS_ERR(ia))
+		return ia;
+	return ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len, true, 8);
+}
+
+/*
+ * Replace the bitmap with a non-resident one of @bytes (its bits, then
+ * zeros) in new clusters, with room to grow as much again; the old value's
+ * clusters are freed at commit.
+ */
+static int ntfs_ibm_move(struct ntfs_itree *tr, u32 bytes)
+{
+	struct ntfs_attr *a = ntfs_ibm_attr(tr);
+	u8 *buf = kvzalloc(bytes, GFP_NOFS);
+	int err = buf ? 0 : -ENOMEM;
+
+	if (!err && tr->bm_len)
+		err = ntfs_ibm_copy(tr, buf);
+	if (!err && a && !a->non_resident) {
+		err = ntfs_rec_drop(tr->t, tr->rec, a);
+		a = NULL;
+	}
+	if (!err && !a) {
+		a = ntfs_ibm_insert_nonres(tr);
+		err = PTR_ERR_OR_ZERO(a);
+	}
+	if (!err)
+		err = ntfs_store_value(tr->t, tr->rec, a, buf, bytes, 2 * bytes);
+	kvfree(buf);
+	return err ?: ntfs_ibm_load(tr);
+}
+
+/*
+ * Make $BITMAP:$I30 at least @bytes long (a multiple of 8), creating it:
+ * in the base record while it has room, else in clusters.
+ */
+static int ntfs_ibm_grow(struct ntfs_itree *tr, u32 bytes)
+{
+	struct ntfs_attr *a = ntfs_ibm_attr(tr);
+	int err;
+
+	if (bytes <= tr->bm_len)
+		return 0;
+	if (bytes > NTFS_IBITMAP_MAX)
+		return -ENOSPC;
 	if (!a) {
 		a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len,
 				    false, bytes);
-		return PTR_ERR_OR_ZERO(a);
+		err = PTR_ERR_OR_ZERO(a);
+	} else if (!a->non_resident) {
+		err = ntfs_rec_set_value_len(tr->sbi, tr->rec, a, bytes);
+	} else if (bytes <= le64_to_cpu(a->nr.allocated_size)) {
+		err = ntfs_ibm_zero(tr, tr->bm_len, bytes);
+		if (!err) {
+			a->nr.data_size = cpu_to_le64(bytes);
+			a->nr.valid_size = cpu_to_le64(bytes);
+		}
+	} else {
+		err = -ENOSPC;
 	}
-	if (le32_to_cpu(a->r.value_length) >= bytes)
-		return 0;
-	return ntfs_rec_set_value_len(tr->sbi, tr->rec, a, bytes);
+	if (err == -ENOSPC)
+		return ntfs_ibm_move(tr, bytes);
+	return err ?: ntfs_ibm_load(tr);
+}
+
+/* The first clear bit below @nblocks, or @nblocks when there is none. */
+static int ntfs_ibm_find_clear(struct ntfs_itree *tr, u64 nblocks, u64 *bit)
+{
+	u64 byte = 0, end = min_t(u64, DIV_ROUND_UP(nblocks, 8), tr->bm_len);
+	u32 n, k;
+	u8 *p;
+
+	while (byte < end) {
+		p = ntfs_ibm_at(tr, byte, false, &n);
+		if (IS_ERR(p))
+			return PTR_ERR(p);
+		n = min_t(u64, n, end - byte);
+		for (k = 0; k < n; k++) {
+			if (p[k] != 0xff) {
+				*bit = min_t(u64, (byte + k) * 8 + ffz(p[k]), nblocks);
+				return 0;
+			}
+		}
+		byte += n;
+	}
+	*bit = nblocks;
+	return 0;
+}
+
+/* Set or clear bit @bit of the bitmap. */
+static int ntfs_ibm_change(struct ntfs_itree *tr, u64 bit, bool set)
+{
+	u32 n;
+	u8 *p = ntfs_ibm_at(tr, bit / 8, true, &n);
+
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	if (set)
+		*p |= BIT(bit % 8);
+	else
+		*p &= ~BIT(bit % 8);
+	return 0;
 }
 
 /* Give a directory without index blocks an empty $INDEX_ALLOCATION:$I30. */
@@ -1180,52 +1425,38 @@ static int ntfs_itree_alloc_grow(struct ntfs_itree *tr, u64 idx, u64 *nblocks)
 static int ntfs_itree_take_block(struct ntfs_itree *tr, u64 *idx)
 {
 	u64 nblocks = tr->ni->stream.data_size / tr->ni->index_block_size;
-	u32 len = 0;
-	u8 *bits = ntfs_itree_bitmap(tr, &len);
 	u64 i;
-	int err;
+	int err = ntfs_ibm_load(tr);
 
-	if (IS_ERR(bits))
-		return PTR_ERR(bits);
-	for (i = 0; bits && i < nblocks && i / 8 < len; i++) {
-		if (bits[i / 8] == 0xff) {
-			i |= 7;
-			continue;
-		}
-		if (!(bits[i / 8] & BIT(i % 8)))
-			break;
-	}
-	if (!bits || i >= nblocks || i / 8 >= len) {
-		i = nblocks;
+	if (!err)
+		err = ntfs_ibm_find_clear(tr, nblocks, &i);
+	if (!err && i == nblocks) {
 		if (i >= U32_MAX / 2)
 			return -ENOSPC;
 		err = ntfs_itree_alloc_grow(tr, i, &nblocks);
 		if (!err)
-			err = ntfs_itree_bitmap_grow(tr, ALIGN(DIV_ROUND_UP(nblocks, 8), 8));
-		if (err)
-			return err;
-		bits = ntfs_itree_bitmap(tr, &len);
-		if (IS_ERR_OR_NULL(bits) || i / 8 >= len)
-			return ntfs_itree_bad(tr, "$BITMAP:$I30 did not grow");
+			err = ntfs_ibm_load(tr);
+		if (!err)
+			err = ntfs_ibm_grow(tr, ALIGN(DIV_ROUND_UP(nblocks, 8), 8));
 	}
-	bits[i / 8] |= BIT(i % 8);
-	*idx = i;
-	return 0;
+	if (!err)
+		err = ntfs_ibm_change(tr, i, true);
+	if (!err)
+		*idx = i;
+	return err;
 }
 
 /* Free block @vcn: clear its bit.  Its clusters stay with the directory. */
 static int ntfs_itree_free_block(struct ntfs_itree *tr, u64 vcn)
 {
 	u64 i = ntfs_itree_idx(tr, vcn);
-	u32 len = 0;
-	u8 *bits = ntfs_itree_bitmap(tr, &len);
 	unsigned int k;
+	int err = ntfs_ibm_load(tr);
 
-	if (IS_ERR(bits))
-		return PTR_ERR(bits);
-	if (!bits || i / 8 >= len)
-		return ntfs_itree_bad(tr, "an index block in use has no bit in $BITMAP:$I30");
-	bits[i / 8] &= ~BIT(i % 8);
+	if (!err)
+		err = ntfs_ibm_change(tr, i, false);
+	if (err)
+		return err;
 	for (k = 0; k < tr->nr_changed; k++)
 		if (tr->changed[k] == vcn)
 			tr->changed[k] = NTFS_ROOT_VCN;
@@ -1779,6 +2010,7 @@ static void ntfs_itree_end(struct ntfs_itree *tr)
 			ntfs_iblock_put(tr->held[--tr->nr_held]);
 		kfree(tr->scratch);
 		kfree(tr->owned_key);
+		kvfree(tr->bm_runs);
 		kfree(tr);
 	}
 }

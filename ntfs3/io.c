@@ -251,6 +251,64 @@ int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set)
 	return 0;
 }
 
+/*
+ * Put @n bytes of @src (NULL: zeros) at @off of device block @blk, zero
+ * the rest of the block when @zero_rest, and write the block now.
+ */
+static int ntfs_write_block(struct super_block *sb, sector_t blk, u32 off, const void *src,
+			    u32 n, bool zero_rest)
+{
+	bool whole = zero_rest && !off;
+	struct buffer_head *bh = whole ? sb_getblk(sb, blk) : sb_bread(sb, blk);
+	int err;
+
+	if (!bh)
+		return whole ? -ENOMEM : -EIO;
+	lock_buffer(bh);
+	if (src)
+		memcpy(bh->b_data + off, src, n);
+	else
+		memset(bh->b_data + off, 0, n);
+	if (zero_rest)
+		memset(bh->b_data + off + n, 0, sb->s_blocksize - off - n);
+	set_buffer_uptodate(bh);
+	mark_buffer_dirty(bh);
+	unlock_buffer(bh);
+	err = sync_dirty_buffer(bh);
+	brelse(bh);
+	return err;
+}
+
+/**
+ * ntfs_write_volume() - Write bytes of the volume through the buffer cache
+ * @sb:		the volume
+ * @pos:	byte offset on the device
+ * @buf:	the bytes
+ * @len:	how many
+ *
+ * Synchronous: the clusters of metadata written this way may be freed and
+ * handed to file data, which the page cache writes around this cache, so
+ * no dirty copy may stay behind.  ntfs_read_volume() reads them back.
+ *
+ * Return: 0, -EIO, or the error of the write.
+ */
+int ntfs_write_volume(struct super_block *sb, u64 pos, const void *buf, u32 len)
+{
+	int err = 0;
+
+	while (!err && len) {
+		u32 off = pos & (sb->s_blocksize - 1);
+		u32 n = min_t(u32, len, sb->s_blocksize - off);
+
+		err = ntfs_write_block(sb, pos >> sb->s_blocksize_bits, off, buf, n,
+				       n == sb->s_blocksize);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return err;
+}
+
 /**
  * ntfs_write_runs() - Write a small value to its clusters, synchronously
  * @sbi:	the volume
@@ -259,8 +317,8 @@ int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set)
  * @buf:	the value
  * @len:	its bytes; the rest of the last cluster is zeroed
  *
- * For metadata that has no page cache of its own ($EA, attribute lists)
- * and is always written to clusters it just got.
+ * For metadata that has no page cache of its own ($EA, attribute lists,
+ * $BITMAP:$I30) and is written to clusters it just got.
  *
  * Return: 0, -EIO, -ENOMEM.
  */
@@ -277,19 +335,9 @@ int ntfs_write_runs(struct ntfs_sb *sbi, const struct ntfs_run *runs, unsigned i
 		blk = (u64)runs[i].lcn * per;
 		end = blk + runs[i].len * per;
 		for (; !err && blk < end; blk++, pos += sb->s_blocksize) {
-			struct buffer_head *bh = sb_getblk(sb, blk);
 			u32 n = pos < len ? min_t(u64, len - pos, sb->s_blocksize) : 0;
 
-			if (!bh)
-				return -ENOMEM;
-			lock_buffer(bh);
-			memcpy(bh->b_data, buf + pos, n);
-			memset(bh->b_data + n, 0, sb->s_blocksize - n);
-			set_buffer_uptodate(bh);
-			mark_buffer_dirty(bh);
-			unlock_buffer(bh);
-			err = sync_dirty_buffer(bh);
-			brelse(bh);
+			err = ntfs_write_block(sb, blk, 0, n ? buf + pos : NULL, n, true);
 		}
 	}
 	return err;

@@ -447,8 +447,8 @@ struct ntfs_xent {
  */
 struct ntfs_tblock {
 	struct list_head	link;		/* in ntfs_trans.blocks */
-	struct inode		*inode;		/* stream inode holding the block */
-	u64			pos;		/* byte offset in that stream */
+	struct inode		*inode;		/* stream inode holding it; NULL: a cluster */
+	u64			pos;		/* byte offset in that stream, or volume */
 	u64			nr;		/* record number, or index block VCN */
 	u32			size;
 	u32			magic;		/* NTFS_MAGIC_FILE, NTFS_MAGIC_INDX */
@@ -490,6 +490,7 @@ int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
 int ntfs_volume_io(struct super_block *sb, u64 pos, void *buf, u32 len, blk_opf_t op);
 int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len);
+int ntfs_write_volume(struct super_block *sb, u64 pos, const void *buf, u32 len);
 int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set);
 int ntfs_write_runs(struct ntfs_sb *sbi, const struct ntfs_run *runs, unsigned int nr,
 		    const void *buf, u32 len);
@@ -560,6 +561,7 @@ bool ntfs_trans_has_iblock(struct ntfs_trans *t, struct inode *dir, u64 vcn);
 void *ntfs_trans_iblock_lend(struct ntfs_trans *t, struct inode *dir, u64 vcn, void *buf,
 			     void (*give_back)(struct ntfs_tblock *b), void *owner);
 bool ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn);
+void *ntfs_trans_cluster(struct ntfs_trans *t, u64 lcn, bool change);
 int ntfs_trans_note_bits(struct ntfs_trans *t, bool mft, bool freed, u64 start, u64 len);
 void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
 int ntfs_discard_clusters(struct ntfs_sb *sbi, u64 lcn, u64 len);
@@ -578,6 +580,8 @@ int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
 int ntfs_free_record(struct ntfs_trans *t, u64 nr);
 int ntfs_free_attr_clusters(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a);
 int ntfs_alloc_runs(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs, unsigned int *nr);
+int ntfs_store_value(struct ntfs_trans *t, void *rec, struct ntfs_attr *a, const void *buf,
+		     u32 len, u32 room);
 s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
 s64 ntfs_unreserved_clusters(struct ntfs_sb *sbi);
 int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed);

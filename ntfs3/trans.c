@@ -477,6 +477,45 @@ bool ntfs_trans_iblock_dirty(struct ntfs_trans *t, struct inode *dir, u64 vcn)
 }
 
 /**
+ * ntfs_trans_cluster() - A cluster of a value without a page cache, to change
+ * @t:		the transaction
+ * @lcn:	the cluster, inside the volume (the caller checked it)
+ * @change:	the caller changes it: it is written at commit
+ *
+ * For a small non-resident value that is changed in place ($BITMAP:$I30):
+ * read through the buffer cache on the first call, written back through it
+ * at commit, so an abort leaves the cluster as it was.  A cluster got only
+ * to be read is not written.
+ *
+ * Return: the transaction's copy of the cluster, or an ERR_PTR(): -EIO,
+ * -ENOMEM.
+ */
+void *ntfs_trans_cluster(struct ntfs_trans *t, u64 lcn, bool change)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 pos = lcn << sbi->cluster_bits;
+	struct ntfs_tblock *b = ntfs_trans_find(t, NULL, pos);
+	int err;
+
+	if (!b) {
+		b = ntfs_tblock_alloc(t, NULL, pos, sbi->cluster_size);
+		if (!b)
+			return ERR_PTR(-ENOMEM);
+		b->nr = lcn;
+		b->tracked = true;
+		err = ntfs_read_volume(sbi->sb, pos, b->buf, b->size);
+		if (err) {
+			ntfs_tblock_free(b);
+			return ERR_PTR(err);
+		}
+		list_add_tail(&b->link, &t->blocks);
+	}
+	if (change)
+		b->dirty = true;
+	return b->buf;
+}
+
+/**
  * ntfs_trans_note_bits() - Record bits taken or to be freed
  * @t:		the transaction
  * @mft:	$MFT:$BITMAP (records) rather than $Bitmap (clusters)
@@ -548,8 +587,9 @@ static int ntfs_tblock_cmp(void *priv, const struct list_head *a, const struct l
 	const struct ntfs_tblock *x = list_entry(a, struct ntfs_tblock, link);
 	const struct ntfs_tblock *y = list_entry(b, struct ntfs_tblock, link);
 
+	/* Clusters without a stream (no inode) first. */
 	if (x->inode != y->inode)
-		return x->inode->i_ino < y->inode->i_ino ? -1 : 1;
+		return !x->inode || (y->inode && x->inode->i_ino < y->inode->i_ino) ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
@@ -570,6 +610,11 @@ static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 	if (b->pre && le32_to_cpu(((struct ntfs_record *)b->buf)->bytes_in_use) == b->pre_len &&
 	    !memcmp(b->pre, b->buf, b->pre_len))
 		return 0;
+	if (!b->inode) {
+		err = ntfs_write_volume(sbi->sb, b->pos, b->buf, b->size);
+		b->written = !err;
+		return err;
+	}
 	ntfs_unfixup(b->buf, b->size);
 	err = ntfs_write_stream(b->inode, b->pos, b->buf, b->size);
 	if (!err && b->inode == sbi->mft && b->nr < sbi->mirror_records && sbi->mftmirr)

@@ -537,36 +537,11 @@ static int ntfs_put_resident(struct ntfs_trans *t, struct ntfs_record *r, u32 ty
 static int ntfs_ea_put_nonres(struct ntfs_trans *t, struct ntfs_record *r, const void *buf,
 			      u32 len)
 {
-	struct ntfs_sb *sbi = t->sbi;
-	u64 clusters = DIV_ROUND_UP(len, sbi->cluster_size);
-	struct ntfs_run *runs;
-	struct ntfs_attr *a;
-	unsigned int nr;
-	size_t used;
-	int err;
+	struct ntfs_attr *a = ntfs_rec_insert(t, r, NTFS_AT_EA, NULL, 0, true, 8);
 
-	runs = kcalloc(clusters, sizeof(*runs), GFP_NOFS);
-	if (!runs)
-		return -ENOMEM;
-	err = ntfs_alloc_runs(t, clusters, runs, &nr);
-	if (!err && ntfs_encode_runs(runs, nr, 0, clusters, NULL, 0, &used))
-		err = -EIO;
-	if (!err) {
-		a = ntfs_rec_insert(t, r, NTFS_AT_EA, NULL, 0, true, used);
-		err = PTR_ERR_OR_ZERO(a);
-	}
-	if (!err && ntfs_encode_runs(runs, nr, 0, clusters,
-				     (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used))
-		err = -EIO;
-	if (!err) {
-		a->nr.highest_vcn = cpu_to_le64(clusters - 1);
-		a->nr.allocated_size = cpu_to_le64(clusters << sbi->cluster_bits);
-		a->nr.data_size = cpu_to_le64(len);
-		a->nr.valid_size = cpu_to_le64(len);
-		err = ntfs_write_runs(sbi, runs, nr, buf, len);
-	}
-	kfree(runs);
-	return err;
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	return ntfs_store_value(t, r, a, buf, len, len);
 }
 
 /*

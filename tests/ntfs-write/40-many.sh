@@ -8,6 +8,13 @@
 #   emptied/  2 000 files, then every name removed (rm of the glob), a
 #             readdir pass must find it empty and rmdir must work on a
 #             second emptied directory; emptied/ itself stays, empty
+#   full/     a directory whose base record a 350-byte xattr fills, so
+#             its $BITMAP:$I30 must move out of the record into clusters
+#             (at about 2 700 of its 5 000 entries of 230-character
+#             names; the driver refused the next entry with ENOSPC
+#             before); every other name is removed and 500 more made,
+#             reusing freed index blocks; fullgone/, the same, goes by
+#             rm -rf (fsck.ntfs3 in the verify step finds leaked clusters)
 # make check-write-big runs it with the issue's 100 000 entries per
 # directory (NTFS_MANY_N) on the default kernel.
 # Frame: tests/include/ntfs-write.sh.
@@ -26,6 +33,42 @@ fill() {	# DIR: N files, no fork per file
 		echo "entry $i in ${1##*/}" >"$1/$n" || return 1
 		i=$((i + 1))
 	done
+}
+
+LONG=$(printf '%0230d' 0 | tr 0 n)
+
+fill_full() {	# DIR FROM TO: files $LONG-FROM .. $LONG-(TO-1)
+	i=$2
+	while [ $i -lt $3 ]; do
+		echo "long entry $i" >"$1/$LONG-$i" || return 1
+		i=$((i + 1))
+	done
+}
+
+drop_every_other() {	# DIR N
+	i=0
+	while [ $i -lt $2 ]; do
+		unlink "$1/$LONG-$i" || return 1
+		i=$((i + 2))
+	done
+}
+
+# A directory with a full base record: $BITMAP:$I30 goes to clusters.
+full_record() {
+	d=$1
+	x OK "mkdir full" mkdir "$d/full"
+	x OK "a 350-byte xattr fills full/'s record" setxattr "$d/full" user.pad \
+		"$(printf '%0350d' 0)"
+	v "create 5 000 files of 230-character names in full/" fill_full "$d/full" 0 5000
+	is 5000 "one readdir pass of full/ returns 5 000 entries" "$FSOPS" count "$d/full"
+	v "remove every other name in full/" drop_every_other "$d/full" 5000
+	v "create 500 more in full/" fill_full "$d/full" 5000 5500
+	is 3000 "one readdir pass of full/ returns 3 000 entries" "$FSOPS" count "$d/full"
+	x OK "mkdir fullgone" mkdir "$d/fullgone"
+	x OK "the same xattr on fullgone/" setxattr "$d/fullgone" user.pad \
+		"$(printf '%0350d' 0)"
+	v "create 5 000 files in fullgone/" fill_full "$d/fullgone" 0 5000
+	rmrf "rm -rf fullgone/ (5 000 entries, bitmap in clusters) removes it" "$d/fullgone"
 }
 
 workload() {
@@ -50,6 +93,7 @@ workload() {
 	v "create $N files in emptied2/" fill "$d/emptied2"
 	v "remove every name in emptied2/" sh -c "rm -f '$d/emptied2'/* 2>&1"
 	x OK "rmdir of the emptied directory" rmdir "$d/emptied2"
+	[ "$N" -gt 2000 ] || full_record "$d"
 }
 
 run_workload many

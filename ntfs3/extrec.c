@@ -121,6 +121,61 @@ static int ntfs_xlist_get(struct ntfs_sb *sbi, void *rec, struct ntfs_xlist *l)
 	return err;
 }
 
+/**
+ * ntfs_store_value() - Put a small non-resident value in new clusters
+ * @t:		the transaction
+ * @rec:	the record holding @a
+ * @a:		a non-resident attribute whose one extent holds the whole value
+ * @buf:	the value
+ * @len:	its bytes
+ * @room:	bytes to allocate clusters for, at least @len
+ *
+ * The value is written to clusters it gets now, and @a's mapping pairs
+ * and sizes are replaced to describe them; its old clusters are freed
+ * when the transaction commits.  Writing elsewhere keeps the old value
+ * whole on disk until the record naming the new one is written.
+ *
+ * Return: 0, -ENOSPC, -EIO, -ENOMEM, or -ENOSPC when @rec has no room
+ * for the new mapping pairs.
+ */
+int ntfs_store_value(struct ntfs_trans *t, void *rec, struct ntfs_attr *a, const void *buf,
+		     u32 len, u32 room)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 nr = le32_to_cpu(((struct ntfs_record *)rec)->record_number);
+	u64 clusters = DIV_ROUND_UP(max(len, room), sbi->cluster_size);
+	struct ntfs_arec_ctx c;
+	struct ntfs_run *runs;
+	unsigned int n = 0;
+	size_t used = 0;
+	int err;
+
+	ntfs_rec_ctx(sbi, &c);
+	runs = kcalloc(max(clusters, 1ULL), sizeof(*runs), GFP_NOFS);
+	if (!runs)
+		return -ENOMEM;
+	err = ntfs_alloc_runs(t, clusters, runs, &n);
+	if (!err)
+		err = ntfs_write_runs(sbi, runs, n, buf, len);
+	if (!err && ntfs_encode_runs(runs, n, 0, clusters, NULL, 0, &used))
+		err = -EIO;
+	if (!err && a->nr.allocated_size)
+		err = ntfs_free_attr_clusters(t, nr, a);
+	if (!err)
+		err = ntfs_arec_set_mp_len(&c, rec, a, used);
+	if (!err && ntfs_encode_runs(runs, n, 0, clusters,
+				     (u8 *)a + le16_to_cpu(a->nr.mp_offset), used, &used))
+		err = -EIO;
+	if (!err) {
+		a->nr.highest_vcn = cpu_to_le64(clusters - 1);
+		a->nr.allocated_size = cpu_to_le64(clusters << sbi->cluster_bits);
+		a->nr.data_size = cpu_to_le64(len);
+		a->nr.valid_size = cpu_to_le64(len);
+	}
+	kfree(runs);
+	return err;
+}
+
 /*
  * A resident list that the base record has no room to grow becomes
  * non-resident: its value (with the entry @k added) goes to clusters.

@@ -1232,26 +1232,27 @@ static int ntfs_ibm_copy(struct ntfs_itree *tr, u8 *buf)
 }
 
 /*
+ * Bytes a non-resident $BITMAP:$I30 takes in the base record: its header,
+ * name and mapping pairs of one run, and its attribute list entry.
+ */
+#define NTFS_IBM_NONRES_ROOM	(80 + 40)
+
+/*
  * A new non-resident $BITMAP:$I30 in the base record.  A record too full
- * for its header gives up $INDEX_ALLOCATION:$I30 first: a stream, which
- * attrib.c changes in whichever record it lives.
+ * for it gives up names and index allocation extents to extension records
+ * first (ntfs_file_make_room()).
  */
 static struct ntfs_attr *ntfs_ibm_insert_nonres(struct ntfs_itree *tr)
 {
 	struct ntfs_attr *a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name,
 					      tr->name_len, true, 8);
-	struct ntfs_record *where;
-	struct ntfs_attr *ia;
-	u64 where_nr;
+	int err;
 
 	if (PTR_ERR_OR_ZERO(a) != -ENOSPC)
 		return a;
-	ia = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len);
-	if (!ia)
-		return a;
-	ia = ntfs_file_move_out(tr->t, tr->rec, tr->ni->record, ia, &where, &where_nr);
-	if (IS_ERR(ia))
-		return ia;
+	err = ntfs_file_make_room(tr->t, tr->rec, tr->ni->record, NTFS_IBM_NONRES_ROOM);
+	if (err)
+		return ERR_PTR(err);
 	return ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len, true, 8);
 }
 

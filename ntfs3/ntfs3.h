@@ -580,8 +580,6 @@ int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
 int ntfs_free_record(struct ntfs_trans *t, u64 nr);
 int ntfs_free_attr_clusters(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a);
 int ntfs_alloc_runs(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs, unsigned int *nr);
-int ntfs_store_value(struct ntfs_trans *t, void *rec, struct ntfs_attr *a, const void *buf,
-		     u32 len, u32 room);
 s64 ntfs_count_free_clusters(struct ntfs_sb *sbi);
 s64 ntfs_unreserved_clusters(struct ntfs_sb *sbi);
 int ntfs_trim(struct ntfs_sb *sbi, u64 start, u64 end, u64 minlen, u64 *trimmed);
@@ -616,6 +614,8 @@ struct ntfs_attr *ntfs_fwalk_next(struct ntfs_fwalk *w);
 void ntfs_fwalk_end(struct ntfs_fwalk *w);
 int ntfs_file_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr, u32 need);
 int ntfs_file_fits(struct ntfs_trans *t, struct ntfs_record *base, u32 body_len);
+int ntfs_store_value(struct ntfs_trans *t, void *rec, struct ntfs_attr *a, const void *buf,
+		     u32 len, u32 room);
 struct ntfs_attr *ntfs_file_move_out(struct ntfs_trans *t, struct ntfs_record *base,
 				     u64 base_nr, struct ntfs_attr *a,
 				     struct ntfs_record **where, u64 *where_nr);

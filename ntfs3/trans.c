@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Transactions: the one way metadata changes.  A transaction holds the
- * blocks it changes (MFT records, index blocks) as fixed-up copies and
- * writes them into their streams' page caches only at commit, together
- * with $MFTMirr; cluster and record bits it takes are given back by abort,
+ * blocks it changes (MFT records, index blocks, clusters of a small value
+ * without a page cache) as fixed-up copies and writes them into their
+ * streams' page caches (the clusters: to the volume) only at commit,
+ * together with $MFTMirr; cluster and record bits it takes are given back by abort,
  * bits it frees are released at commit (docs/design/ntfs3.md, "Writing").
  * Journaling, when it comes, goes into ntfs_trans_commit() alone.
  */

@@ -19,8 +19,8 @@
 #   par4        4 processes write 32 MiB each at once, sync               MiB/s
 #               (par4_extents: extents of the 4 files, FIEMAP)
 #   randwrite   4 KiB pwrite()s at random offsets of a 32 MiB file, fsync  writes/s
-#   files1k, files10k  create then unlink N empty files in one directory,
-#               sync                                                     us/op
+#   files1k, files10k, files100k  create then unlink N empty files in one
+#               directory, sync                                          us/op
 #   fsync       500 times: create a file, write 4 KiB, fsync              files/s
 # The raw device: seqread (buffered, like dd bs=1M; and with O_DIRECT as
 # "raw-direct") and randread of the bench volume's loop device.  The floor
@@ -344,7 +344,7 @@ fi
 
 # --- Writing ---------------------------------------------------------------
 
-WRITING_ROWS="untar rm_rf seqwrite par4 randwrite files1k files10k fsync"
+WRITING_ROWS="untar rm_rf seqwrite par4 randwrite files1k files10k files100k fsync"
 
 # fresh: a new copy of the empty volume (write.img, kept in RAM as
 # $RAM/write.pristine) on a writable loop device, $wloop.  Failing here is
@@ -408,6 +408,8 @@ floor_rows() {
 		"s / c * 1000000" "$B" files "$MNT" 1000; }
 	! wanted files10k || { fresh && tmpfs_rw && wmeasure files10k tmpfs us/op lower \
 		"s / c * 1000000" "$B" files "$MNT" 10000; }
+	! wanted files100k || { fresh && tmpfs_rw && wmeasure files100k tmpfs us/op lower \
+		"s / c * 1000000" "$B" files "$MNT" 100000; }
 	! wanted fsync || { fresh && tmpfs_rw && wmeasure fsync tmpfs files/s higher "c / s" \
 		"$B" fsyncs "$MNT" 500; }
 	! grep -q " $MNT " /proc/mounts || umount "$MNT"
@@ -457,6 +459,8 @@ write_rows() {
 		"$B" files "$MNT" 1000; }
 	! wanted files10k || { fresh && wmeasure files10k "$d" us/op lower "s / c * 1000000" \
 		"$B" files "$MNT" 10000; }
+	! wanted files100k || { fresh && wmeasure files100k "$d" us/op lower "s / c * 1000000" \
+		"$B" files "$MNT" 100000; }
 	! wanted fsync || { fresh && wmeasure fsync "$d" files/s higher "c / s" \
 		"$B" fsyncs "$MNT" 500; }
 	return 0

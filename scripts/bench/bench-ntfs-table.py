@@ -36,12 +36,13 @@ ROWS = [
     ('randwrite', 'random 4 KiB writes in 32 MiB + fsync'),
     ('files1k', 'create + unlink 1 000 empty files, one dir'),
     ('files10k', 'create + unlink 10 000 empty files, one dir'),
+    ('files100k', 'create + unlink 100 000 empty files, one dir'),
     ('fsync', 'create, write 4 KiB, fsync: 500 files'),
 ]
 METADATA = ('smallfiles', 'ls_lR', 'find_stat', 'mount')
-WMETADATA = ('untar', 'rm_rf', 'files1k', 'files10k', 'fsync')
+WMETADATA = ('untar', 'rm_rf', 'files1k', 'files10k', 'files100k', 'fsync')
 WRITING = ('untar', 'rm_rf', 'seqwrite', 'par4', 'par4_extents', 'randwrite',
-           'files1k', 'files10k', 'fsync')
+           'files1k', 'files10k', 'files100k', 'fsync')
 DRIVERS = ('ours', 'intree', 'ntfs-3g', 'raw', 'tmpfs')
 TIE = 0.005
 
@@ -145,12 +146,14 @@ for key, title in ROWS + [(k, k) for k in rows if k not in dict(ROWS)]:
         targets.append((f'{key}: ours >= 90 % of raw', vr is not None and vr >= 0.9,
                         '-' if vr is None else f'{vr * 100:.0f} %'))
 # O(log n) per directory entry: the cost of one operation in a directory
-# of 10 000 against one of 1 000 (1.00: no growth)
-if 'files1k' in rows and 'files10k' in rows:
+# of 10 000 and of 100 000 against one of 1 000 (1.00: no growth)
+for big, words in (('files10k', '10 000'), ('files100k', '100 000')):
+    if 'files1k' not in rows or big not in rows:
+        continue
     for d in DRIVERS:
-        a, b = rows['files1k'].get(d), rows['files10k'].get(d)
+        a, b = rows['files1k'].get(d), rows[big].get(d)
         if a and b and not isinstance(a[0], str) and not isinstance(b[0], str):
-            notes.append(f'- per-operation cost, 10 000 files vs 1 000 (`files10k`/`files1k`), {d}: {b[0] / a[0]:.2f}')
+            notes.append(f'- per-operation cost, {words} files vs 1 000 (`{big}`/`files1k`), {d}: {b[0] / a[0]:.2f}')
 if notes:
     print()
     print('\n'.join(notes))

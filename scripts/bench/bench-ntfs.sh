@@ -101,7 +101,7 @@ done
 cp "$BUILD/bench-ntfs/seq.size" "$ov/bench-ntfs/seq.size"
 cp "$slice" "$ov/bench-ntfs/linux.tar"
 READ_ROWS="seqread randread smallfiles ls_lR find_stat mount mount_statfs"
-WRITE_ROWS="untar rm_rf seqwrite par4 randwrite files1k files10k fsync"
+WRITE_ROWS="untar rm_rf seqwrite par4 randwrite files1k files10k files100k fsync"
 if [ "${BENCH_NTFS_WRITE_ONLY:-0}" = 1 ]; then
 	rows=$WRITE_ROWS
 else

@@ -424,9 +424,13 @@ class Volume:
         """Non-resident attributes of type atype of file f, also those in
         its extension records."""
         out = [a for a in f.attrs if a.type == atype and a.nonres]
-        for g in self.files.values():
-            if g.base and g.base == f.num and g.num != f.num:
-                out += [a for a in g.attrs if a.type == atype and a.nonres]
+        if not hasattr(self, "_ext_of"):	# one pass over all records, not one per call
+            self._ext_of = {}
+            for g in self.files.values():
+                if g.base and g.base != g.num:
+                    self._ext_of.setdefault(g.base, []).append(g)
+        for g in self._ext_of.get(f.num, ()):
+            out += [a for a in g.attrs if a.type == atype and a.nonres]
         return out
 
     def path_of(self, f):

@@ -35,9 +35,14 @@ def i30_bitmap(f, vol):
     return None
 
 
+BITMAPS = {}
+
+
 def block_in_use(f, rec, vol):
     """Index blocks marked free in $BITMAP:$I30 keep stale entries: skip them."""
-    bm = i30_bitmap(f, vol)
+    if f.num not in BITMAPS:	# read once per directory, not once per block
+        BITMAPS[f.num] = i30_bitmap(f, vol)
+    bm = BITMAPS[f.num]
     n = rec.soff // vol.ixs
     return bm is not None and n // 8 < len(bm) and bm[n // 8] >> (n % 8) & 1
 

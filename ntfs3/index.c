@@ -1109,12 +1109,14 @@ static int ntfs_ibm_load_runs(struct ntfs_itree *tr, const struct ntfs_attr *a)
 	kvfree(tr->bm_runs);
 	tr->bm_runs = NULL;
 	tr->bm_nr_runs = 0;
-	if (a->nr.lowest_vcn || le64_to_cpu(a->nr.valid_size) > data || data > alloc ||
-	    alloc != (last + 1) << tr->sbi->cluster_bits)
-		return ntfs_itree_bad(tr, "$BITMAP:$I30 sizes disagree");
 	if (data > NTFS_IBITMAP_MAX)
 		return ntfs_err_ratelimited(tr->sbi->sb, tr->ni->record,
 					    "$BITMAP:$I30 over 1 MiB: index changes not supported");
+	/* @last is below the volume's clusters first: the shift cannot wrap. */
+	if (a->nr.lowest_vcn || last >= tr->sbi->total_clusters || mp > le32_to_cpu(a->length) ||
+	    le64_to_cpu(a->nr.valid_size) > data || data > alloc ||
+	    alloc != (last + 1) << tr->sbi->cluster_bits)
+		return ntfs_itree_bad(tr, "$BITMAP:$I30 sizes disagree");
 	err = ntfs_decode_runs((const u8 *)a + mp, le32_to_cpu(a->length) - mp, 0, last,
 			       tr->sbi->total_clusters, &tr->bm_runs, &tr->bm_nr_runs, &cap, &why);
 	if (err)

@@ -694,6 +694,11 @@ int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
  * path; a change that overflows a node splits it and moves its median up
  * the path, one that leaves a node small merges it with a sibling or
  * takes entries from it.  docs/design/ntfs3.md, "Index changes".
+ *
+ * A change of $I30 walks from the directory's copy of the root
+ * (ni->index_root, which every change keeps in step with the record) and
+ * reads the base record into the transaction only when it changes the
+ * root or the record (ntfs_itree_fetch()): most changes touch one leaf.
  */
 
 static const __le16 ntfs_i30[] = { cpu_to_le16('$'), cpu_to_le16('I'),
@@ -715,7 +720,7 @@ struct ntfs_itree {
 	struct inode *dir;
 	struct ntfs_inode *ni;
 	struct ntfs_sb *sbi;
-	struct ntfs_record *rec;	/* the directory's base record */
+	struct ntfs_record *rec;	/* the directory's base record, or NULL */
 	const __le16 *name;		/* the index's name ($I30, ...) */
 	u8 name_len;
 	ntfs_ix_cmp_t cmp;		/* the index's order */
@@ -726,7 +731,7 @@ struct ntfs_itree {
 	u8 shift;			/* VCN units: cluster or 512 bytes */
 	int depth;			/* deepest level of the path */
 	struct ntfs_itree_lvl lvl[NTFS_MAX_INDEX_DEPTH + 1];
-	bool lazy;			/* walk cached blocks: ntfs_itree_view() */
+	bool lazy;			/* $I30: cached blocks, the root copy */
 	unsigned int nr_held;
 	struct ntfs_iblock *held[NTFS_ITREE_HELD];	/* cached blocks walked */
 	bool changed_all;		/* more than @changed holds */
@@ -856,17 +861,27 @@ static const char *ntfs_itree_check_keys(const struct ntfs_itree *tr,
  */
 static int ntfs_itree_root(struct ntfs_itree *tr, bool check)
 {
-	struct ntfs_attr *a = ntfs_itree_root_attr(tr);
 	struct ntfs_index_root *ir;
+	struct ntfs_attr *a;
 	const char *why;
 	u32 len;
 
+	if (!tr->rec) {
+		/* The directory's copy, read only: ntfs_itree_fetch() first. */
+		ir = tr->ni->index_root;
+		len = tr->ni->index_root_size;
+		if (!ir || len < sizeof(*ir))
+			return ntfs_itree_bad(tr, "the copy of $INDEX_ROOT:$I30 is short");
+		goto found;
+	}
+	a = ntfs_itree_root_attr(tr);
 	if (!a || a->non_resident)
 		return ntfs_itree_bad(tr, "no resident $INDEX_ROOT:$I30 in the base record");
 	len = le32_to_cpu(a->r.value_length);
 	ir = ntfs_attr_value(a, sizeof(*ir));
 	if (!ir || le16_to_cpu(a->r.value_offset) + len > le32_to_cpu(a->length))
 		return ntfs_itree_bad(tr, "$INDEX_ROOT:$I30 is short or past its attribute");
+found:
 	tr->lvl[0].vcn = NTFS_ROOT_VCN;
 	tr->lvl[0].h = &ir->hdr;
 	if (!check)
@@ -878,12 +893,60 @@ static int ntfs_itree_root(struct ntfs_itree *tr, bool check)
 	return why ? ntfs_itree_bad(tr, why) : 0;
 }
 
+/*
+ * The index root and bitmap must live in the base record, where they are
+ * edited (an attribute list of a large directory may place them
+ * elsewhere; changing those is not supported yet): -EOPNOTSUPP, reported.
+ * The index allocation is a stream: attrib.c changes it wherever its
+ * extents are.
+ */
+static int ntfs_itree_check_home(struct ntfs_itree *tr)
+{
+	static const u32 types[] = { NTFS_AT_INDEX_ROOT, NTFS_AT_BITMAP };
+	struct ntfs_attr *a;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		a = ntfs_rec_lookup(tr->sbi, tr->rec, types[i], tr->name, tr->name_len);
+		if (IS_ERR(a))
+			return PTR_ERR(a);
+	}
+	return 0;
+}
+
+/*
+ * The directory's base record, read into the transaction before the first
+ * change of the root or of the record.  Level 0 of the path shows the
+ * record's root from then on: the copy it showed holds the same entries.
+ */
+static int ntfs_itree_fetch(struct ntfs_itree *tr)
+{
+	const struct ntfs_index_header *old = tr->lvl[0].h;
+	struct ntfs_record *r;
+	int err;
+
+	if (tr->rec)
+		return 0;
+	r = ntfs_trans_record(tr->t, tr->ni->record);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	tr->rec = r;
+	err = ntfs_itree_check_home(tr);
+	if (!err)
+		err = ntfs_itree_root(tr, false);
+	if (!err && old && old->index_length != tr->lvl[0].h->index_length)
+		err = ntfs_itree_bad(tr, "the copy of the root is not what the record holds");
+	return err;
+}
+
 /* Resize the root's value so that its node has @alloc bytes. */
 static int ntfs_itree_root_resize(struct ntfs_itree *tr, u32 alloc)
 {
-	int err = ntfs_rec_set_value_len(tr->sbi, tr->rec, ntfs_itree_root_attr(tr),
-					 offsetof(struct ntfs_index_root, hdr) + alloc);
+	int err = ntfs_itree_fetch(tr);
 
+	if (!err)
+		err = ntfs_rec_set_value_len(tr->sbi, tr->rec, ntfs_itree_root_attr(tr),
+					     offsetof(struct ntfs_index_root, hdr) + alloc);
 	if (err)
 		return err;
 	ntfs_itree_root(tr, false);
@@ -1000,8 +1063,14 @@ static int ntfs_itree_own(struct ntfs_itree *tr, u64 vcn, struct ntfs_index_head
 	struct ntfs_index_block *ib;
 	int d;
 
-	if (vcn == NTFS_ROOT_VCN)
-		return 0;
+	if (vcn == NTFS_ROOT_VCN) {
+		const struct ntfs_index_header *old = tr->lvl[0].h;
+		int err = ntfs_itree_fetch(tr);
+
+		if (!err && hp && *hp == old)
+			*hp = tr->lvl[0].h;
+		return err;
+	}
 	if (!ntfs_trans_has_iblock(tr->t, tr->dir, vcn))
 		blk = ntfs_itree_held(tr, vcn);
 	if (blk) {
@@ -1187,10 +1256,13 @@ static int ntfs_ibm_zero(struct ntfs_itree *tr, u64 from, u64 to)
  */
 static int ntfs_ibm_load(struct ntfs_itree *tr)
 {
-	struct ntfs_attr *a = ntfs_ibm_attr(tr);
+	struct ntfs_attr *a;
 	u64 valid;
-	int err;
+	int err = ntfs_itree_fetch(tr);
 
+	if (err)
+		return err;
+	a = ntfs_ibm_attr(tr);
 	tr->bm_res = NULL;
 	tr->bm_len = 0;
 	if (!a)
@@ -1529,13 +1601,18 @@ static int ntfs_itree_room(struct ntfs_itree *tr, int d, u32 need)
 {
 	struct ntfs_index_header *h = tr->lvl[d].h;
 	u32 used = ntfs_ix_used(h);
+	int err;
 
 	if (ntfs_ix_free(h) >= need)
 		return 0;
 	if (d)
 		return -ENOSPC;
-	if (used - ntfs_ix_first(h) + need > ntfs_itree_block_cap(tr) ||
-	    ntfs_itree_rec_free(tr) < need + NTFS_ROOT_RESERVE)
+	if (used - ntfs_ix_first(h) + need > ntfs_itree_block_cap(tr))
+		return -ENOSPC;
+	err = ntfs_itree_fetch(tr);
+	if (err)
+		return err;
+	if (ntfs_itree_rec_free(tr) < need + NTFS_ROOT_RESERVE)
 		return -ENOSPC;
 	return ntfs_itree_root_resize(tr, used + need);
 }
@@ -1547,14 +1624,16 @@ static int ntfs_itree_room(struct ntfs_itree *tr, int d, u32 need)
  */
 static int ntfs_itree_push_down(struct ntfs_itree *tr)
 {
-	struct ntfs_index_header *rh = tr->lvl[0].h, *bh, *s = ntfs_itree_scratch(tr);
-	bool children = ntfs_ix_children(rh);
+	struct ntfs_index_header *rh, *bh, *s = ntfs_itree_scratch(tr);
 	u32 ofs = tr->lvl[0].ofs, need;
+	bool children;
 	u64 vcn;
-	int err;
+	int err = s ? ntfs_itree_fetch(tr) : -ENOMEM;
 
-	if (!s)
-		return -ENOMEM;
+	if (err)
+		return err;
+	rh = tr->lvl[0].h;
+	children = ntfs_ix_children(rh);
 	if (tr->depth == NTFS_MAX_INDEX_DEPTH)
 		return ntfs_itree_bad(tr, "deeper than 32 levels");
 	/*
@@ -1798,6 +1877,10 @@ static int ntfs_itree_collapse(struct ntfs_itree *tr)
 		first = ntfs_ix_first(rh);
 		if (!ntfs_ix_children(rh) || ntfs_ix_end(rh) != first)
 			return 0;
+		err = ntfs_itree_fetch(tr);
+		if (err)
+			return err;
+		rh = tr->lvl[0].h;
 		vcn = ntfs_ie_child(ntfs_ix_at(rh, first));
 		err = ntfs_itree_block(tr, vcn, &ch);
 		if (err)
@@ -1980,10 +2063,15 @@ static void ntfs_itree_cache_update(struct ntfs_itree *tr)
 static int ntfs_itree_finish(struct ntfs_itree *tr, bool moved)
 {
 	struct ntfs_inode *ni = tr->ni;
-	struct ntfs_attr *a = ntfs_itree_root_attr(tr);
-	u32 len = a ? le32_to_cpu(a->r.value_length) : 0;
+	struct ntfs_attr *a;
 	void *copy, *old;
+	u32 len;
 
+	/* A change that did not read the record left the root as it was. */
+	if (!tr->rec)
+		goto cache;
+	a = ntfs_itree_root_attr(tr);
+	len = a ? le32_to_cpu(a->r.value_length) : 0;
 	if (!a || a->non_resident || len < sizeof(struct ntfs_index_root))
 		return ntfs_itree_bad(tr, "$INDEX_ROOT:$I30 went missing");
 	if (len == ni->index_root_size) {
@@ -1998,6 +2086,7 @@ static int ntfs_itree_finish(struct ntfs_itree *tr, bool moved)
 		kfree(old);
 		moved = true;
 	}
+cache:
 	ntfs_itree_cache_update(tr);
 	atomic64_set(&ni->lookup_hint, 0);
 	if (moved)
@@ -2018,30 +2107,9 @@ static void ntfs_itree_end(struct ntfs_itree *tr)
 	}
 }
 
-/*
- * The index root and bitmap must live in the base record, where they are
- * edited (an attribute list of a large directory may place them
- * elsewhere; changing those is not supported yet): -EOPNOTSUPP, reported.
- * The index allocation is a stream: attrib.c changes it wherever its
- * extents are.
- */
-static int ntfs_itree_check_home(struct ntfs_itree *tr)
-{
-	static const u32 types[] = { NTFS_AT_INDEX_ROOT, NTFS_AT_BITMAP };
-	struct ntfs_attr *a;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		a = ntfs_rec_lookup(tr->sbi, tr->rec, types[i], tr->name, tr->name_len);
-		if (IS_ERR(a))
-			return PTR_ERR(a);
-	}
-	return 0;
-}
-
 /* Start a change of @dir's $I30 index; the walk will look for @key. */
 static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *dir,
-					   const struct ntfs_i30_key *key)
+					   const struct ntfs_i30_key *key, bool lazy)
 {
 	struct ntfs_inode *ni = NTFS_I(dir);
 	struct ntfs_sb *sbi = NTFS_SB(dir->i_sb);
@@ -2074,6 +2142,10 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 		kfree(tr);
 		return ERR_PTR(-EOPNOTSUPP);
 	}
+	/* $I30: the record is read when the change needs it. */
+	tr->lazy = lazy;
+	if (lazy)
+		return tr;
 	tr->rec = ntfs_trans_record(t, ni->record);
 	if (IS_ERR(tr->rec)) {
 		int err = PTR_ERR(tr->rec);
@@ -2105,13 +2177,11 @@ static struct ntfs_itree *ntfs_i30_open(struct ntfs_trans *t, struct inode *dir,
 	if (!key)
 		return ERR_PTR(-ENOMEM);
 	ntfs_i30_key_init(key, NTFS_SB(dir->i_sb), fn);
-	tr = ntfs_itree_start(t, dir, key);
-	if (IS_ERR(tr)) {
+	tr = ntfs_itree_start(t, dir, key, true);
+	if (IS_ERR(tr))
 		kfree(key);
-	} else {
+	else
 		tr->owned_key = key;
-		tr->lazy = true;
-	}
 	return tr;
 }
 
@@ -2382,7 +2452,7 @@ static bool ntfs_view_key_ok(const struct ntfs_index_entry *e)
 static struct ntfs_itree *ntfs_view_start(struct ntfs_trans *t, struct inode *ix,
 					  const struct ntfs_view *v, const void *key)
 {
-	struct ntfs_itree *tr = ntfs_itree_start(t, ix, NULL);
+	struct ntfs_itree *tr = ntfs_itree_start(t, ix, NULL, false);
 
 	if (IS_ERR(tr))
 		return tr;

@@ -471,6 +471,17 @@ static void ntfs_dir_changed(struct inode *dir, struct timespec64 ts)
 	inode_set_ctime_to_ts(dir, ts);
 }
 
+/*
+ * As ntfs_dir_changed(), for a change that left the directory's record
+ * alone: the times reach it with the inode (ntfs_write_inode()), so that
+ * a change of one index block does not read and write the record too.
+ */
+static void ntfs_dir_changed_later(struct inode *dir, struct timespec64 ts)
+{
+	ntfs_dir_changed(dir, ts);
+	mark_inode_dirty(dir);
+}
+
 /* Lock the ni_locks of two files in ascending record order. */
 static void ntfs_lock_two(struct ntfs_inode *a, struct ntfs_inode *b)
 {
@@ -587,8 +598,7 @@ static int ntfs_make_file(struct ntfs_trans *t, struct inode *dir,
 	if (err)
 		return err;
 	r->link_count = cpu_to_le16(1);
-	err = ntfs_index_insert(t, dir, fn, ref);
-	return err ? err : ntfs_touch_record(t, dir, now, true);
+	return ntfs_index_insert(t, dir, fn, ref);
 }
 
 /*
@@ -690,7 +700,7 @@ static int ntfs_new_entry(struct inode *dir, struct dentry *dentry, struct ntfs_
 		err = -ENOSPC;
 	err = ntfs_end_dirs(&t, err, dir, NULL);
 	if (!err)
-		ntfs_dir_changed(dir, ts);
+		ntfs_dir_changed_later(dir, ts);
 	mutex_unlock(&dni->ni_lock);
 	if (!err)
 		err = ntfs_new_inode(dir, dentry, nr, kind);
@@ -931,17 +941,12 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 	if (err)
 		return err;
 	ntfs_lock_two(NTFS_I(dir), NTFS_I(inode));
-	/* The directory's times change: its record is written in any case. */
-	err = PTR_ERR_OR_ZERO(ntfs_trans_record_changed(&t, NTFS_I(dir)->record));
-	if (!err)
-		err = ntfs_remove_name(&t, dir, inode, &dentry->d_name, &links);
-	if (!err)
-		err = ntfs_touch_record(&t, dir, now, true);
+	err = ntfs_remove_name(&t, dir, inode, &dentry->d_name, &links);
 	if (!err && links)
 		err = ntfs_touch_record(&t, inode, now, false);
 	err = ntfs_end_dirs(&t, err, dir, NULL);
 	if (!err) {
-		ntfs_dir_changed(dir, ts);
+		ntfs_dir_changed_later(dir, ts);
 		inode_set_ctime_to_ts(inode, ts);
 		if (is_dir)
 			clear_nlink(inode);

@@ -212,6 +212,56 @@ int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len)
 }
 
 /**
+ * ntfs_write_stream_used() - Write the bytes of a block that mean something
+ * @inode:	the stream inode, as for ntfs_write_stream()
+ * @pos:	byte offset of the block, a multiple of 512
+ * @buf:	the block, its update sequence applied
+ * @size:	its bytes, a multiple of 512
+ * @used:	the bytes from its start that matter, the header included
+ *
+ * The bytes of an MFT record or an index block past the ones in use mean
+ * nothing, but the update sequence makes the last two bytes of every 512
+ * belong to the block: those of each stride past @used are written with
+ * the first @used bytes, and the rest stays what the page cache holds.
+ *
+ * Return: 0, -EIO for a range outside the stream or an I/O error.
+ */
+int ntfs_write_stream_used(struct inode *inode, u64 pos, const void *buf, u32 size, u32 used)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	const u8 *from = buf;
+	u32 done = 0;
+
+	if (used >= size)
+		return ntfs_write_stream(inode, pos, buf, size);
+	if (ns->resident || pos > ns->data_size || size > ns->data_size - pos ||
+	    (pos | size) % NTFS_USA_STRIDE)
+		return -EIO;
+	while (done < size) {
+		struct folio *folio = ntfs_stream_folio(inode, (pos + done) >> PAGE_SHIFT,
+							ns->read_around);
+		size_t off, n, k;
+
+		if (IS_ERR(folio))
+			return -EIO;
+		off = offset_in_folio(folio, pos + done);
+		n = min_t(size_t, size - done, folio_size(folio) - off);
+		folio_lock(folio);
+		if (used > done)
+			memcpy_to_folio(folio, off, from + done, min_t(size_t, n, used - done));
+		/* Every stride past @used: its last two bytes. */
+		for (k = round_up(max(used, done) + 1, NTFS_USA_STRIDE); k <= done + n;
+		     k += NTFS_USA_STRIDE)
+			memcpy_to_folio(folio, off + k - done - 2, from + k - 2, 2);
+		folio_mark_dirty(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+		done += n;
+	}
+	return 0;
+}
+
+/**
  * ntfs_stream_change_bits() - Set or clear bits of a bitmap stream
  * @bm:		the stream inode ($Bitmap, $MFT:$BITMAP)
  * @start:	first bit (bit n is bit n % 8 of byte n / 8)

@@ -455,6 +455,7 @@ struct ntfs_tblock {
 	void			*buf;		/* the block, fixups removed */
 	void			*pre;		/* as it was, NULL for a new block */
 	u32			pre_len;	/* bytes in @pre: the record's in use */
+	u32			disk_used;	/* bytes in use on disk; 0: unknown */
 	bool			tracked;	/* no @pre: written only when @dirty */
 	bool			dirty;
 	bool			written;	/* reached the page cache at commit */
@@ -490,6 +491,7 @@ int ntfs_read_stream(struct inode *inode, u64 pos, void *buf, u32 len);
 int ntfs_read_volume(struct super_block *sb, u64 pos, void *buf, u32 len);
 int ntfs_volume_io(struct super_block *sb, u64 pos, void *buf, u32 len, blk_opf_t op);
 int ntfs_write_stream(struct inode *inode, u64 pos, const void *buf, u32 len);
+int ntfs_write_stream_used(struct inode *inode, u64 pos, const void *buf, u32 size, u32 used);
 int ntfs_write_volume(struct super_block *sb, u64 pos, const void *buf, u32 len);
 int ntfs_stream_change_bits(struct inode *bm, u64 start, u64 len, bool set);
 int ntfs_write_runs(struct ntfs_sb *sbi, const struct ntfs_run *runs, unsigned int nr,

@@ -126,6 +126,8 @@ static struct ntfs_tblock *ntfs_trans_get_record(struct ntfs_trans *t, u64 nr, b
 	b->nr = nr;
 	b->magic = NTFS_MAGIC_FILE;
 	err = ntfs_read_record(sbi, nr, b->buf);
+	if (!err)
+		b->disk_used = le32_to_cpu(((struct ntfs_record *)b->buf)->bytes_in_use);
 	if (!err && keep_pre)
 		err = ntfs_tblock_keep_pre(b);
 	if (err) {
@@ -284,8 +286,12 @@ struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr)
 	}
 	usn = ntfs_old_usn(b->buf, size, NTFS_MAGIC_FILE) + 1;
 	r = b->buf;
-	if (!ntfs_fixup(b->buf, size, NTFS_MAGIC_FILE) && le16_to_cpu(r->sequence))
-		seq = le16_to_cpu(r->sequence);
+	if (!ntfs_fixup(b->buf, size, NTFS_MAGIC_FILE)) {
+		if (le16_to_cpu(r->sequence))
+			seq = le16_to_cpu(r->sequence);
+		/* Past the old bytes in use the disk holds nothing either. */
+		b->disk_used = le32_to_cpu(r->bytes_in_use);
+	}
 	ntfs_format_record(sbi, b->buf, nr, seq, usn, true);
 	list_add_tail(&b->link, &t->blocks);
 	return r;
@@ -302,6 +308,14 @@ static int ntfs_trans_iblock_pos(struct ntfs_sb *sbi, struct ntfs_inode *ni, u64
 	    ni->stream.data_size - *pos < bs)
 		return -EIO;
 	return 0;
+}
+
+/* Bytes of index block @buf in use: its header and entries. */
+static u32 ntfs_iblock_used(const void *buf)
+{
+	const struct ntfs_index_block *ib = buf;
+
+	return offsetof(struct ntfs_index_block, hdr) + le32_to_cpu(ib->hdr.index_length);
 }
 
 static void ntfs_init_iblock(struct ntfs_tblock *b, u64 vcn, u16 usn)
@@ -336,6 +350,7 @@ static int ntfs_trans_read_iblock(struct ntfs_sb *sbi, struct ntfs_inode *ni,
 		return ntfs_err_ratelimited(sbi->sb, ni->record,
 					    "$I30 index: block %llu is damaged", vcn);
 	b->tracked = true;
+	b->disk_used = ntfs_iblock_used(b->buf);
 	return 0;
 }
 
@@ -447,6 +462,7 @@ void *ntfs_trans_iblock_lend(struct ntfs_trans *t, struct inode *dir, u64 vcn, v
 	b->magic = NTFS_MAGIC_INDX;
 	b->buf = buf;
 	b->tracked = true;
+	b->disk_used = ntfs_iblock_used(buf);
 	b->give_back = give_back;
 	b->owner = owner;
 	list_add_tail(&b->link, &t->blocks);
@@ -604,6 +620,7 @@ static int ntfs_tblock_cmp(void *priv, const struct list_head *a, const struct l
  */
 static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 {
+	u32 used = 0;
 	int err;
 
 	if (b->tracked && !b->dirty)
@@ -616,8 +633,20 @@ static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 		b->written = !err;
 		return err;
 	}
+	/*
+	 * What the block uses, now or on disk (0: unknown, all of it): the
+	 * rest means nothing, in the page cache as here.
+	 */
+	if (b->disk_used) {
+		used = b->magic == NTFS_MAGIC_FILE ?
+		       le32_to_cpu(((struct ntfs_record *)b->buf)->bytes_in_use) :
+		       ntfs_iblock_used(b->buf);
+		used = used > b->size ? 0 : max(used, b->disk_used);
+	}
+	if (!used || used > b->size)
+		used = b->size;
 	ntfs_unfixup(b->buf, b->size);
-	err = ntfs_write_stream(b->inode, b->pos, b->buf, b->size);
+	err = ntfs_write_stream_used(b->inode, b->pos, b->buf, b->size, used);
 	if (!err && b->inode == sbi->mft && b->nr < sbi->mirror_records && sbi->mftmirr)
 		err = ntfs_write_stream(sbi->mftmirr, b->pos, b->buf, b->size);
 	/* A lent block goes back as the block it now is: fixups removed. */

@@ -42,6 +42,10 @@ volumes() {
 		n=${t##*/[0-9]*-}
 		n=${n%.sh}
 		[ "$n" != export ] || continue
+		# a workload marked "# opt-in" runs only when NTFS_WRITE_ONLY names it
+		if grep -q '^# opt-in' "$t"; then
+			case " ${NTFS_WRITE_ONLY:-} " in *" $n "*) ;; *) continue ;; esac
+		fi
 		if grep -q '^# volume ' "$t"; then
 			sed -n 's/^# volume //p' "$t"
 		else
@@ -157,6 +161,14 @@ objid_volume() {
 	ntfs3g_volume "$DIR/objid.img" 64M objid fill_objid
 }
 
+# bigdir_volume: the path of the 100 000-entry volume of the read tests,
+# written by ntfs-3g (build/ntfs-images/bigdir.img; its /big has a
+# non-resident $BITMAP:$I30), made by make-ntfs-images.sh when missing.
+bigdir_volume() {
+	"$S/images/make-ntfs-images.sh" >&2 || die "could not make the NTFS test images"
+	echo "$BUILD/ntfs-images/bigdir.img"
+}
+
 # volume_tree IMG DEST: the files of volume IMG, copied out by ntfs-3g (the
 # reference run on tmpfs starts from them: tests/ntfs-write/91-windows.sh,
 # 86-compressed.sh).
@@ -172,11 +184,13 @@ volume_tree() {
 # made by mkntfs once and kept (a sector of 4096 gives records of 4096).
 # SIZE "windows" is the volume Windows wrote (windows_volume), SIZE
 # "compressed" the one with LZNT1-compressed files (compressed_volume),
-# "objid" the one whose files have object ids (objid_volume).
+# "objid" the one whose files have object ids (objid_volume), "bigdir"
+# the 100 000-entry one (bigdir_volume).
 template() {
 	[ "$1" != windows ] || { windows_volume; return; }
 	[ "$1" != compressed ] || { compressed_volume; return; }
 	[ "$1" != objid ] || { objid_volume; return; }
+	[ "$1" != bigdir ] || { bigdir_volume; return; }
 	_t=$DIR/blank-$1
 	[ "$2" = - ] || _t=$_t-c$2
 	[ "$3" = - ] || _t=$_t-s$3
@@ -233,6 +247,9 @@ prepare() {
 	fi
 	if grep -q '^objid ' "$DIR/volumes"; then
 		volume_tree "$(objid_volume)" "$DIR/overlay/ntfs-write/tree-objid"
+	fi
+	if grep -q '^bigdir ' "$DIR/volumes"; then
+		volume_tree "$(bigdir_volume)" "$DIR/overlay/ntfs-write/tree-bigdir"
 	fi
 	if grep -q '^untar ' "$DIR/volumes"; then
 		echo "$(source_tar) untar-src"

@@ -41,7 +41,7 @@ CHECK_BOOTS ?= debug:smoke,futex,ntfs-read,ntfs-fuzz debug:ntfs-write debug:ntfs
 	debug+icount:futex-selftests \
 	distro:distro,ntfs-read,ntfs-big rt:smoke,rt@1200 rt+icount:futex-selftests@600
 
-.PHONY: all run check check-fragments fuzz bench tools install xfstests xfstests-smoke deb deb-kernel deb-kernel-boot check-distro bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
+.PHONY: all run check check-fragments fuzz bench tools install xfstests xfstests-smoke deb deb-kernel deb-kernel-boot deb-kernel-install check-distro bench-rt rt-soak rt-boots tree export-patches check-series kernel modules \
 	initramfs selftest-harness deps clean distclean help
 
 all: help
@@ -74,6 +74,7 @@ help:
 	@echo "make deb            Debian packages: ntfs3-dkms and ntfs3-tools (build/deb/)"
 	@echo "make deb-kernel     a Debian package of our patched kernel (VARIANT=default|rt)"
 	@echo "make deb-kernel-boot  boot that package's kernel and modules in QEMU (smoke test)"
+	@echo "make deb-kernel-install  apt-get install/remove that package and its headers in a Debian 12 chroot"
 	@echo "make check-distro   our module via DKMS on Debian's own 6.12 kernel, in QEMU"
 
 deps:
@@ -104,6 +105,9 @@ deb-kernel:
 
 deb-kernel-boot:
 	@$(S)/distro/deb-kernel-boot.sh $(VARIANT)
+
+deb-kernel-install:
+	@$(S)/distro/deb-kernel-install.sh $(VARIANT)
 
 check-distro:
 	@DISTRO_KERNEL="$(DISTRO_KERNEL)" $(S)/distro/check-distro.sh

@@ -9,7 +9,7 @@ PKGS="build-essential flex bison bc libelf-dev libssl-dev dwarves ccache cpio
 kmod git rsync xz-utils file python3 sparse gcc-multilib
 qemu-system-x86 busybox-static linux-source-6.12
 ntfs-3g libfsntfs-utils fuse3 attr forensics-samples-ntfs liburing-dev python3-ply python3-git
-dkms rt-tests fio
+dkms rt-tests fio debootstrap
 $*"
 
 missing=""

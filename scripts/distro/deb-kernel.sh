@@ -67,6 +67,18 @@ if [ "$(cat "$dk/src/.hx-series" 2>/dev/null)" != "$series" ]; then
 	echo "$series" >"$dk/src/.hx-series"
 fi
 
+# The headers package carries programs (objtool: libelf, zlib; sign-file:
+# libcrypto) but mkdebian gives it no Depends, so a minimal Debian 12
+# could not build a module against it (make deb-kernel-install found it;
+# Debian's own linux-kbuild package depends on the same libraries).
+mkdeb=$dk/src/scripts/package/mkdebian
+if ! grep -q '^Depends: libc6, libelf1, libssl3, zlib1g$' "$mkdeb"; then
+	sed -i '/^Package: linux-headers-\$version$/{n;s/^\(Architecture: .*\)$/\1\nDepends: libc6, libelf1, libssl3, zlib1g/}' \
+		"$mkdeb"
+	grep -q '^Depends: libc6, libelf1, libssl3, zlib1g$' "$mkdeb" ||
+		die "could not give the headers package its Depends in $mkdeb"
+fi
+
 mkdir -p "$out"
 kmake() {
 	nice -n 19 make -C "$dk/src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" "$@"

@@ -1197,11 +1197,12 @@ static int ntfs_ibm_load_runs(struct ntfs_itree *tr, const struct ntfs_attr *a)
 }
 
 /*
- * Byte @byte of the bitmap, inside its value; *@n is set to the bytes that
- * follow it in the same place (the value, or one cluster of it).  @change:
- * the caller changes them.
+ * Byte @byte of the bitmap, below @end: its value length, or for a
+ * non-resident bitmap growing inside its allocation the new length; *@n
+ * is set to the bytes before @end that follow it in the same place (the
+ * value, or one cluster of it).  @change: the caller changes them.
  */
-static u8 *ntfs_ibm_at(struct ntfs_itree *tr, u64 byte, bool change, u32 *n)
+static u8 *ntfs_ibm_at(struct ntfs_itree *tr, u64 byte, u64 end, bool change, u32 *n)
 {
 	struct ntfs_sb *sbi = tr->sbi;
 	const struct ntfs_run *run;
@@ -1209,10 +1210,10 @@ static u8 *ntfs_ibm_at(struct ntfs_itree *tr, u64 byte, bool change, u32 *n)
 	u32 off = byte & (sbi->cluster_size - 1);
 	u8 *c;
 
-	if (byte >= tr->bm_len)
+	if (byte >= end || (tr->bm_res && end > tr->bm_len))
 		return ERR_PTR(ntfs_itree_bad(tr, "an index block has no bit in $BITMAP:$I30"));
 	if (tr->bm_res) {
-		*n = tr->bm_len - byte;
+		*n = end - byte;
 		return tr->bm_res + byte;
 	}
 	run = ntfs_run_lookup(tr->bm_runs, tr->bm_nr_runs, vcn);
@@ -1221,30 +1222,25 @@ static u8 *ntfs_ibm_at(struct ntfs_itree *tr, u64 byte, bool change, u32 *n)
 	c = ntfs_trans_cluster(tr->t, run->lcn + vcn - run->vcn, change);
 	if (IS_ERR(c))
 		return ERR_PTR(PTR_ERR(c));
-	*n = min_t(u64, sbi->cluster_size - off, tr->bm_len - byte);
+	*n = min_t(u64, sbi->cluster_size - off, end - byte);
 	return c + off;
 }
 
 /* Zero the bytes [@from, @to) of the bitmap (inside its value). */
 static int ntfs_ibm_zero(struct ntfs_itree *tr, u64 from, u64 to)
 {
-	u64 len = tr->bm_len;
+	int err = 0;
 	u32 n;
 	u8 *p;
 
-	int err = 0;
-
-	tr->bm_len = to;	/* the bytes may lie past the recorded length */
 	while (!err && from < to) {
-		p = ntfs_ibm_at(tr, from, true, &n);
+		p = ntfs_ibm_at(tr, from, to, true, &n);
 		err = PTR_ERR_OR_ZERO(p);
 		if (!err) {
-			n = min_t(u64, n, to - from);
 			memset(p, 0, n);
 			from += n;
 		}
 	}
-	tr->bm_len = len;
 	return err;
 }
 
@@ -1296,7 +1292,7 @@ static int ntfs_ibm_copy(struct ntfs_itree *tr, u8 *buf)
 	u8 *p;
 
 	while (byte < tr->bm_len) {
-		p = ntfs_ibm_at(tr, byte, false, &n);
+		p = ntfs_ibm_at(tr, byte, tr->bm_len, false, &n);
 		if (IS_ERR(p))
 			return PTR_ERR(p);
 		memcpy(buf + byte, p, n);
@@ -1398,10 +1394,9 @@ static int ntfs_ibm_find_clear(struct ntfs_itree *tr, u64 nblocks, u64 *bit)
 	u8 *p;
 
 	while (byte < end) {
-		p = ntfs_ibm_at(tr, byte, false, &n);
+		p = ntfs_ibm_at(tr, byte, end, false, &n);
 		if (IS_ERR(p))
 			return PTR_ERR(p);
-		n = min_t(u64, n, end - byte);
 		for (k = 0; k < n; k++) {
 			if (p[k] != 0xff) {
 				*bit = min_t(u64, (byte + k) * 8 + ffz(p[k]), nblocks);
@@ -1418,7 +1413,7 @@ static int ntfs_ibm_find_clear(struct ntfs_itree *tr, u64 nblocks, u64 *bit)
 static int ntfs_ibm_change(struct ntfs_itree *tr, u64 bit, bool set)
 {
 	u32 n;
-	u8 *p = ntfs_ibm_at(tr, bit / 8, true, &n);
+	u8 *p = ntfs_ibm_at(tr, bit / 8, tr->bm_len, true, &n);
 
 	if (IS_ERR(p))
 		return PTR_ERR(p);

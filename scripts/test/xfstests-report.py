@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTCASE = re.compile(r'<testcase\b[^>]*\bname="([^"]+)"[^>]*\btime="([^"]*)"[^>]*?(/?)>')
 SKIPPED = re.compile(r'<skipped(?:\s+message="([^"]*)")?\s*/>')
 FAILURE = re.compile(r'<failure\s+message="([^"]*)"')
@@ -221,13 +221,9 @@ def doc(runs, path):
     w("project's `fsck.ntfs3` (or a stub that checks nothing, named in the run")
     w('table when used), `mount -t ntfs3` is whichever ntfs3 module the guest')
     w('loaded.  Test and scratch volumes: fresh sparse images on virtio disks.')
-    w('Our driver is **read-only** today: a read-write mount of it comes up')
-    w('read-only, so every test that writes fails (`EROFS`) or is not run; that is')
-    w('the expected state until the write path lands, and these tables record it.')
-    w("Several of its *not run* reasons come from fstests' feature probes, which")
-    w('create a file, a hard link or a device node on the test volume: on a')
-    w('read-only mount the probe fails and fstests reports the feature as missing')
-    w('(*No hardlink support*, *does not support mknod/mkfifo*).')
+    w('Both drivers mount read-write.  The tables show the runs whose result')
+    w('directories are on this machine; a driver without a run of a selection')
+    w('shows a dash (runs are hours under TCG, so not every pairing is kept).')
     w('')
     w("Both drivers run on the project's kernels (tinyconfig plus `configs/`),")
     w('which have no device-mapper, AIO, quota or inotify: tests that need those')

@@ -930,8 +930,10 @@ static int ntfs_file_mmap(struct file *file, struct vm_area_struct *vma)
  * metadata streams and the index of the directory the file was opened
  * through (a new file must be found after a crash) are written together,
  * and one wait for all of them comes before the device's cache is
- * flushed.  Writes never wait for each other: each wait is a round trip
- * through the device's queue, which was most of what fsync cost.
+ * flushed.  Each wait is a round trip through the device's queue (a
+ * wakeup of its worker and of this task): the metadata streams no longer
+ * wait for each other.  The data is still waited for on its own, by
+ * sync_inode_metadata(), before the times go to the record.
  *
  * Return: 0 or the first error.
  */

@@ -918,18 +918,45 @@ static int ntfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
+/**
+ * ntfs_fsync() - Bring a file's data, record and name to the device
+ * @file:	the open file
+ * @start:	first byte of the data range
+ * @end:	last byte
+ * @datasync:	fdatasync (same work: the sizes and runs are the record)
+ *
+ * The data is started first (writeback settles delayed data, so the
+ * record gets its clusters and sizes), then the record's times; the
+ * metadata streams and the index of the directory the file was opened
+ * through (a new file must be found after a crash) are written together,
+ * and one wait for all of them comes before the device's cache is
+ * flushed.  Each wait is a round trip through the device's queue (a
+ * wakeup of its worker and of this task): the metadata streams no longer
+ * wait for each other.  The data is still waited for on its own, by
+ * sync_inode_metadata(), before the times go to the record.
+ *
+ * Return: 0 or the first error.
+ */
 static int ntfs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
 	struct inode *inode = file_inode(file);
-	int err = file_write_and_wait_range(file, start, end);
+	struct dentry *parent;
+	int err, e;
 
+	err = filemap_fdatawrite_range(inode->i_mapping, start, end);
 	/* Folios written before the last delayed write ended leave sizes to record. */
 	if (!err)
 		err = ntfs_delay_settle(inode);
 	if (!err)
 		err = sync_inode_metadata(inode, 1);
+	if (!err) {
+		parent = dget_parent(file_dentry(file));
+		err = ntfs_trans_flush_dir(NTFS_SB(inode->i_sb), d_inode(parent));
+		dput(parent);
+	}
+	e = file_fdatawait_range(file, start, end);
 	if (!err)
-		err = ntfs_trans_flush(NTFS_SB(inode->i_sb), true);
+		err = e;
 	if (!err)
 		err = blkdev_issue_flush(inode->i_sb->s_bdev);
 	return err;

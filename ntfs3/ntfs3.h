@@ -573,6 +573,7 @@ void ntfs_trans_fail(struct ntfs_trans *t, int err);
 int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear);
 int ntfs_volume_mark_dirty(struct ntfs_sb *sbi);
 int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait);
+int ntfs_trans_flush_dir(struct ntfs_sb *sbi, struct inode *dir);
 
 /* balloc.c */
 int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_run *got);

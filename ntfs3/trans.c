@@ -728,16 +728,51 @@ void ntfs_trans_abort(struct ntfs_trans *t)
 	ntfs_trans_end(t);
 }
 
-/* Write (and with @wait, wait for) a stream inode's page cache; @err keeps the first error. */
+/* Start writing (@wait false) or wait for a stream's page cache; @err keeps the first error. */
 static void ntfs_flush_stream(struct inode *inode, bool wait, int *err)
 {
 	int e;
 
 	if (!inode)
 		return;
-	e = wait ? filemap_write_and_wait(inode->i_mapping) : filemap_fdatawrite(inode->i_mapping);
+	e = wait ? filemap_fdatawait(inode->i_mapping) : filemap_fdatawrite(inode->i_mapping);
 	if (!*err)
 		*err = e;
+}
+
+/*
+ * Every dirty metadata stream, and @dir's index when given: all writes are
+ * started first, under one plug, and only then waited for, so the device
+ * sees them together and the wait is one round trip, not one per stream.
+ */
+static int ntfs_flush_all(struct ntfs_sb *sbi, struct inode *dir, bool wait)
+{
+	/* Unhashed stream inodes: writeback never sees their dirty folios. */
+	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap,
+				    sbi->reparse_ix, sbi->objid_ix, dir, NULL, NULL, NULL };
+	struct blk_plug plug;
+	unsigned int i, n = ARRAY_SIZE(streams) - 3;
+	int err = 0;
+
+	/*
+	 * $Secure's (secure.c) are replaced after a failed change: pinned
+	 * here, as its lock is taken outside transactions and this may run
+	 * inside the lock that keeps them out.
+	 */
+	spin_lock(&sbi->sds_ptr_lock);
+	streams[n] = sbi->sds ? igrab(sbi->sds) : NULL;
+	streams[n + 1] = sbi->sii_ix ? igrab(sbi->sii_ix) : NULL;
+	streams[n + 2] = sbi->sdh_ix ? igrab(sbi->sdh_ix) : NULL;
+	spin_unlock(&sbi->sds_ptr_lock);
+	blk_start_plug(&plug);
+	for (i = 0; i < ARRAY_SIZE(streams); i++)
+		ntfs_flush_stream(streams[i], false, &err);
+	blk_finish_plug(&plug);
+	for (i = 0; wait && i < ARRAY_SIZE(streams); i++)
+		ntfs_flush_stream(streams[i], true, &err);
+	for (i = n; i < ARRAY_SIZE(streams); i++)
+		iput(streams[i]);
+	return err;
 }
 
 /**
@@ -749,30 +784,23 @@ static void ntfs_flush_stream(struct inode *inode, bool wait, int *err)
  */
 int ntfs_trans_flush(struct ntfs_sb *sbi, bool wait)
 {
-	/* Unhashed stream inodes: writeback never sees their dirty folios. */
-	struct inode *streams[] = { sbi->mft, sbi->mftmirr, sbi->bitmap, sbi->mft_bitmap,
-				    sbi->reparse_ix, sbi->objid_ix };
-	struct inode *secure[3];
-	unsigned int i;
-	int err = 0;
+	return ntfs_flush_all(sbi, NULL, wait);
+}
 
-	/*
-	 * $Secure's (secure.c) are replaced after a failed change: pinned
-	 * here, as its lock is taken outside transactions and this may run
-	 * inside the lock that keeps them out.
-	 */
-	spin_lock(&sbi->sds_ptr_lock);
-	secure[0] = sbi->sds ? igrab(sbi->sds) : NULL;
-	secure[1] = sbi->sii_ix ? igrab(sbi->sii_ix) : NULL;
-	secure[2] = sbi->sdh_ix ? igrab(sbi->sdh_ix) : NULL;
-	spin_unlock(&sbi->sds_ptr_lock);
-	for (i = 0; i < ARRAY_SIZE(streams); i++)
-		ntfs_flush_stream(streams[i], wait, &err);
-	for (i = 0; i < ARRAY_SIZE(secure); i++) {
-		ntfs_flush_stream(secure[i], wait, &err);
-		iput(secure[i]);
-	}
-	return err;
+/**
+ * ntfs_trans_flush_dir() - Write every dirty metadata stream and a directory's index
+ * @sbi:	the volume
+ * @dir:	the directory whose index blocks must reach the device too
+ *
+ * For fsync: the file's records, the bits it took and its name in @dir
+ * (in @dir's record, in $MFT, or in an index block of @dir's page cache)
+ * are on the device when this returns, the device's cache aside.
+ *
+ * Return: 0 or the first error.
+ */
+int ntfs_trans_flush_dir(struct ntfs_sb *sbi, struct inode *dir)
+{
+	return ntfs_flush_all(sbi, dir, true);
 }
 
 /**

@@ -5,6 +5,7 @@
  * file once under one of its names, and hides what the options hide.
  */
 
+#include <linux/blkdev.h>
 #include <linux/nls.h>
 #include <linux/slab.h>
 
@@ -213,11 +214,42 @@ static int ntfs_dir_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/**
+ * ntfs_dir_fsync() - Bring a directory's entries and record to the device
+ * @file:	the open directory
+ * @start:	unused (a directory has no data range)
+ * @end:	unused
+ * @datasync:	unused: the entries are the directory's data
+ *
+ * Programs that make a file durable by renaming it into place (editors,
+ * package managers, git) fsync the directory afterwards: its record (the
+ * root of its index, its times), its index blocks and the metadata
+ * streams the entries' changes touched are written and waited for, then
+ * the device's cache is flushed.
+ *
+ * Return: 0 or the first error.
+ */
+static int ntfs_dir_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	struct inode *dir = file_inode(file);
+	int err;
+
+	if (sb_rdonly(dir->i_sb))
+		return 0;
+	err = sync_inode_metadata(dir, 1);
+	if (!err)
+		err = ntfs_trans_flush_dir(NTFS_SB(dir->i_sb), dir);
+	if (!err)
+		err = blkdev_issue_flush(dir->i_sb->s_bdev);
+	return err;
+}
+
 const struct file_operations ntfs_dir_fops = {
 	.llseek		= generic_file_llseek,
 	.read		= generic_read_dir,
 	.iterate_shared	= ntfs_readdir,
 	.release	= ntfs_dir_release,
+	.fsync		= ntfs_dir_fsync,
 	.unlocked_ioctl	= ntfs_ioctl,
 	.compat_ioctl	= ntfs_ioctl,
 };

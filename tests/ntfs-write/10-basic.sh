@@ -35,6 +35,8 @@ workload() {
 	x EEXIST "mkdir over a file" mkdir "$d/data"
 	x OK "mkdir a nested one" mkdir "$d/dir/sub"
 	x OK "a file in it" pwrite "$d/dir/sub/f" 0 100 9
+	x OK "fsync of that file" fsync "$d/dir/sub/f"
+	x OK "fsync of its directory (write-by-rename programs do it)" fsync "$d/dir/sub"
 	x ENOTEMPTY "rmdir of a non-empty directory" rmdir "$d/dir/sub"
 	x ENOTDIR "rmdir of a file" rmdir "$d/data"
 	x EISDIR "unlink of a directory" unlink "$d/dir"

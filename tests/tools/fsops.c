@@ -7,6 +7,7 @@
  *
  *   fsops create PATH              open(O_CREAT|O_EXCL|O_WRONLY, 0644)
  *   fsops mkdir PATH | rmdir PATH | unlink PATH
+ *   fsops fsync PATH               open(O_RDONLY) (a directory too), fsync
  *   fsops rename OLD NEW           rename(2)
  *   fsops noreplace OLD NEW        renameat2(RENAME_NOREPLACE)
  *   fsops exchange OLD NEW         renameat2(RENAME_EXCHANGE)
@@ -516,6 +517,14 @@ int main(int argc, char **argv)
 		if (fd >= 0)
 			close(fd);
 		return result(fd);
+	}
+	if (argc == 3 && !strcmp(op, "fsync")) {
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0)
+			return result(fd);
+		rc = fsync(fd);
+		close(fd);
+		return result(rc);
 	}
 	if (argc == 3 && !strcmp(op, "mkdir"))
 		return result(mkdir(argv[2], 0755));

@@ -1424,6 +1424,35 @@ static int ntfs_ibm_change(struct ntfs_itree *tr, u64 bit, bool set)
 	return 0;
 }
 
+/*
+ * Bytes a directory's base record needs when its first index block
+ * appears: a non-resident $INDEX_ALLOCATION:$I30 (header, name, a run)
+ * and a resident $BITMAP:$I30 of 8 bytes, each with an attribute list
+ * entry.
+ */
+#define NTFS_IALLOC_ROOM	(80 + 40 + 40 + 40)
+
+/*
+ * A new empty $INDEX_ALLOCATION:$I30 in the base record.  A record filled
+ * by a long name and EAs (WSL's metadata) gives up its names to an
+ * extension record first, else the directory could not take its first
+ * entry that does not fit the root.
+ */
+static struct ntfs_attr *ntfs_itree_alloc_insert(struct ntfs_itree *tr)
+{
+	struct ntfs_attr *a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name,
+					      tr->name_len, true, 8);
+	int err;
+
+	if (PTR_ERR_OR_ZERO(a) != -ENOSPC)
+		return a;
+	err = ntfs_file_make_room(tr->t, tr->rec, tr->ni->record, NTFS_IALLOC_ROOM);
+	if (err)
+		return ERR_PTR(err);
+	return ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len,
+			       true, 8);
+}
+
 /* Give a directory without index blocks an empty $INDEX_ALLOCATION:$I30. */
 static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
 {
@@ -1435,8 +1464,7 @@ static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
 	a = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len);
 	if (a)
 		return ntfs_itree_bad(tr, "an $INDEX_ALLOCATION:$I30 the inode did not load");
-	a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len,
-			    true, 8);
+	a = ntfs_itree_alloc_insert(tr);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	ns->record = tr->ni->record;

@@ -15,6 +15,8 @@
 #             before); every other name is removed and 500 more made,
 #             reusing freed index blocks; fullgone/, the same, goes by
 #             rm -rf (fsck.ntfs3 in the verify step finds leaked clusters)
+#   DDD...D/  a 250-character name and an xattr fill the record: the name
+#             moves out when the first index block comes (renamed -r)
 # make check-write-big runs it with the 100 000 entries per
 # directory (NTFS_MANY_N) on the default kernel.
 # Frame: tests/include/ntfs-write.sh.
@@ -69,6 +71,21 @@ full_record() {
 		"$(printf '%0350d' 0)"
 	v "create 5 000 files in fullgone/" fill_full "$d/fullgone" 0 5000
 	rmrf "rm -rf fullgone/ (5 000 entries, bitmap in clusters) removes it" "$d/fullgone"
+	long_name_record "$d"
+}
+
+# A directory whose 250-character name and a 200-byte xattr fill its base
+# record: its first index block needs $INDEX_ALLOCATION and $BITMAP there,
+# so its name moves to an extension record (ENOSPC at the first entry
+# before).
+long_name_record() {
+	ld=$1/$(printf '%0250d' 0 | tr 0 D)
+	x OK "mkdir of a 250-character name" mkdir "$ld"
+	x OK "a 200-byte xattr fills its record" setxattr "$ld" user.pad "$(printf '%0200d' 0)"
+	v "create 300 files of 230-character names in it" fill_full "$ld" 0 300
+	is 300 "one readdir pass of it returns 300 entries" "$FSOPS" count "$ld"
+	x OK "rename it (its name in the extension record)" rename "$ld" "$ld-r"
+	is 300 "the renamed directory still lists 300 entries" "$FSOPS" count "$ld-r"
 }
 
 workload() {

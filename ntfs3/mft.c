@@ -33,6 +33,7 @@ static int ntfs_format_free_records(struct ntfs_sb *sbi, u64 from, u64 to)
 		ntfs_format_record(sbi, buf, nr, 1, 1, false);
 		ntfs_unfixup(buf, sbi->record_size);
 		err = ntfs_write_stream(sbi->mft, nr << sbi->record_bits, buf, sbi->record_size);
+		ntfs_rcache_forget(sbi, nr);
 	}
 	kfree(buf);
 	return err;

@@ -284,9 +284,11 @@ static int ntfs_read_inode(struct inode *inode)
 	struct ntfs_recset_pos pos = {};
 	struct ntfs_recset rs;
 	struct ntfs_attr *a;
+	u64 gen;
 	int err;
 
 	ni->record = inode->i_ino;
+	gen = ntfs_rcache_gen(sbi);
 	err = ntfs_recset_load(sbi, ni->record, &rs);
 	if (err)
 		goto out;
@@ -300,6 +302,11 @@ static int ntfs_read_inode(struct inode *inode)
 	err = PTR_ERR_OR_ZERO(a);
 	if (!err)
 		err = ntfs_setup_inode(inode, &rs, &s);
+	/* A file looked up is often changed next (unlink, rm -r): keep its record. */
+	if (!err) {
+		ntfs_rcache_keep(sbi, ni->record, rs.rec[0], gen, false);
+		rs.rec[0] = NULL;
+	}
 out:
 	ntfs_recset_free(&rs);
 	if (err == -EIO)

@@ -54,6 +54,15 @@ struct iomap_ops;
 
 struct ntfs_iblock;
 
+/* MFT records kept between transactions, fixups removed (see record.c). */
+#define NTFS_RCACHE		8
+
+/* One of them: record @nr, or none when @buf is NULL. */
+struct ntfs_rcache_slot {
+	u64			nr;
+	void			*buf;
+};
+
 /**
  * ntfs_walk_step() - Let a long walk over on-disk structures yield and die
  *
@@ -173,6 +182,11 @@ struct ntfs_sb {
 
 	spinlock_t		iblock_lock;	/* iblock_cache slots */
 	struct ntfs_iblock	*iblock_cache[NTFS_IBLOCK_CACHE];
+
+	spinlock_t		rcache_lock;	/* rcache, rcache_gen, rcache_next */
+	u64			rcache_gen;	/* writes of $MFT records so far */
+	unsigned int		rcache_next;	/* the slot to reuse next */
+	struct ntfs_rcache_slot	rcache[NTFS_RCACHE];
 
 	struct mutex		sds_lock;	/* $Secure */
 	spinlock_t		sds_ptr_lock;	/* sds, sii_ix, sdh_ix pointers */
@@ -517,6 +531,11 @@ static inline u16 ntfs_upcase(const struct ntfs_sb *sbi, u16 c)
 int ntfs_fixup(void *buf, u32 size, u32 magic);
 int ntfs_check_record_header(struct ntfs_sb *sbi, const struct ntfs_record *r);
 int ntfs_read_record(struct ntfs_sb *sbi, u64 nr, void *buf);
+u64 ntfs_rcache_gen(struct ntfs_sb *sbi);
+void ntfs_rcache_keep(struct ntfs_sb *sbi, u64 nr, void *buf, u64 gen, bool written);
+void *ntfs_rcache_take(struct ntfs_sb *sbi, u64 nr);
+void ntfs_rcache_forget(struct ntfs_sb *sbi, u64 nr);
+void ntfs_rcache_drop(struct ntfs_sb *sbi);
 struct ntfs_attr *ntfs_next_attr(const void *rec, const struct ntfs_attr *prev,
 				 const char **why);
 void *ntfs_attr_value(const struct ntfs_attr *a, u32 min_len);

@@ -234,3 +234,159 @@ bool ntfs_attr_name_is(const struct ntfs_attr *a, const __le16 *name, u8 len)
 		return false;
 	return !len || !memcmp((const u8 *)a + le16_to_cpu(a->name_offset), name, 2 * len);
 }
+
+/*
+ * The record cache: a few MFT records, fixups removed, each exactly what
+ * $MFT's page cache holds in its bytes in use.  A record one transaction
+ * wrote, or an inode read, is often the next one another transaction
+ * changes (a file looked up, then unlinked, then deleted at eviction; a
+ * small directory's record at each change of its index): it takes the
+ * copy instead of copying the record out of the page cache again.  A
+ * copy is taken, not shared: the taker owns it, and the page cache is the
+ * truth again until a commit keeps the new one.  Every write of a record
+ * into the page cache counts in rcache_gen and drops the record's copy,
+ * so a copy read, or written, before a write that another thread has
+ * already finished is never kept.  Records that $MFTMirr mirrors are
+ * never kept: the mirror gets whole records.
+ */
+
+/**
+ * ntfs_rcache_gen() - The record cache's count of writes
+ * @sbi:	the volume
+ *
+ * Return: the count to give ntfs_rcache_keep() for a record read, or
+ * written, after this.
+ */
+u64 ntfs_rcache_gen(struct ntfs_sb *sbi)
+{
+	u64 gen;
+
+	spin_lock(&sbi->rcache_lock);
+	gen = sbi->rcache_gen;
+	spin_unlock(&sbi->rcache_lock);
+	return gen;
+}
+
+/* The slot holding record @nr, or NULL; under rcache_lock. */
+static struct ntfs_rcache_slot *ntfs_rcache_find(struct ntfs_sb *sbi, u64 nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < NTFS_RCACHE; i++)
+		if (sbi->rcache[i].buf && sbi->rcache[i].nr == nr)
+			return &sbi->rcache[i];
+	return NULL;
+}
+
+/**
+ * ntfs_rcache_keep() - Offer a record to the record cache
+ * @sbi:	the volume
+ * @nr:		its number
+ * @buf:	the record, fixups removed, @sbi->record_size bytes from
+ *		kmalloc(); consumed (kept or freed)
+ * @gen:	ntfs_rcache_gen() from before it was read or written
+ * @written:	@buf was just written into the page cache (else read from it)
+ *
+ * @buf is kept when no record was written since @gen: then it is what the
+ * page cache holds.  A write also drops any older copy of @nr.
+ */
+void ntfs_rcache_keep(struct ntfs_sb *sbi, u64 nr, void *buf, u64 gen, bool written)
+{
+	struct ntfs_rcache_slot *s;
+	void *old = NULL;
+
+	spin_lock(&sbi->rcache_lock);
+	s = ntfs_rcache_find(sbi, nr);
+	if (s && written) {
+		old = s->buf;
+		s->buf = NULL;
+	}
+	if (sbi->rcache_gen != gen || nr < sbi->mirror_records || (s && !written)) {
+		/* A copy of @nr that this one replaces would be older still. */
+		if (written)
+			sbi->rcache_gen++;
+		spin_unlock(&sbi->rcache_lock);
+		kfree(old);
+		kfree(buf);
+		return;
+	}
+	if (written)
+		sbi->rcache_gen++;
+	if (!s) {
+		s = &sbi->rcache[sbi->rcache_next];
+		sbi->rcache_next = (sbi->rcache_next + 1) % NTFS_RCACHE;
+		old = s->buf;
+	}
+	s->nr = nr;
+	s->buf = buf;
+	spin_unlock(&sbi->rcache_lock);
+	kfree(old);
+}
+
+/**
+ * ntfs_rcache_take() - Take record @nr out of the record cache
+ * @sbi:	the volume
+ * @nr:		record number
+ *
+ * Return: the copy, now the caller's to change and kfree(); NULL when
+ * there is none.
+ */
+void *ntfs_rcache_take(struct ntfs_sb *sbi, u64 nr)
+{
+	struct ntfs_rcache_slot *s;
+	void *buf = NULL;
+
+	spin_lock(&sbi->rcache_lock);
+	s = ntfs_rcache_find(sbi, nr);
+	if (s) {
+		buf = s->buf;
+		s->buf = NULL;
+	}
+	spin_unlock(&sbi->rcache_lock);
+	return buf;
+}
+
+/**
+ * ntfs_rcache_forget() - Record @nr was written into the page cache
+ * @sbi:	the volume
+ * @nr:		its number
+ *
+ * For a write outside ntfs_rcache_keep(): the cached copy goes.
+ */
+void ntfs_rcache_forget(struct ntfs_sb *sbi, u64 nr)
+{
+	struct ntfs_rcache_slot *s;
+	void *old = NULL;
+
+	spin_lock(&sbi->rcache_lock);
+	sbi->rcache_gen++;
+	s = ntfs_rcache_find(sbi, nr);
+	if (s) {
+		old = s->buf;
+		s->buf = NULL;
+	}
+	spin_unlock(&sbi->rcache_lock);
+	kfree(old);
+}
+
+/**
+ * ntfs_rcache_drop() - Empty the record cache
+ * @sbi:	the volume
+ *
+ * For writes over many records (growing $MFT) and unmount.
+ */
+void ntfs_rcache_drop(struct ntfs_sb *sbi)
+{
+	void *old[NTFS_RCACHE];
+	unsigned int i;
+
+	spin_lock(&sbi->rcache_lock);
+	sbi->rcache_gen++;
+	for (i = 0; i < NTFS_RCACHE; i++) {
+		old[i] = sbi->rcache[i].buf;
+		sbi->rcache[i].buf = NULL;
+	}
+	spin_unlock(&sbi->rcache_lock);
+	for (i = 0; i < NTFS_RCACHE; i++)
+		kfree(old[i]);
+}

@@ -823,6 +823,7 @@ static void ntfs_free_sbi(struct ntfs_sb *sbi)
 	if (sbi->nls)
 		unload_nls(sbi->nls);
 	ntfs_iblock_cache_drop(sbi);
+	ntfs_rcache_drop(sbi);
 	xa_destroy(&sbi->sds_map);
 	xa_destroy(&sbi->sdh_map);
 	kvfree(sbi->upcase);
@@ -1012,6 +1013,7 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	INIT_LIST_HEAD(&sbi->dup_later);
 	INIT_WORK(&sbi->dup_work, ntfs_dup_work);
 	spin_lock_init(&sbi->iblock_lock);
+	spin_lock_init(&sbi->rcache_lock);
 	xa_init(&sbi->sds_map);
 	xa_init(&sbi->sdh_map);
 	spin_lock_init(&sbi->sds_ptr_lock);

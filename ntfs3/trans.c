@@ -67,14 +67,17 @@ static struct ntfs_tblock *ntfs_trans_find(struct ntfs_trans *t, struct inode *i
 	return NULL;
 }
 
-static struct ntfs_tblock *ntfs_tblock_alloc(struct ntfs_trans *t, struct inode *inode,
-					     u64 pos, u32 size)
+/* A block of @size bytes at @pos of @inode; @buf, when given, becomes its own. */
+static struct ntfs_tblock *ntfs_tblock_new(struct ntfs_trans *t, struct inode *inode,
+					   u64 pos, u32 size, void *buf)
 {
 	struct ntfs_tblock *b = kzalloc(sizeof(*b), GFP_NOFS);
 
-	if (!b)
+	if (!b) {
+		kfree(buf);
 		return NULL;
-	b->buf = kmalloc(size, GFP_NOFS);
+	}
+	b->buf = buf ? buf : kmalloc(size, GFP_NOFS);
 	if (!b->buf) {
 		kfree(b);
 		return NULL;
@@ -83,6 +86,12 @@ static struct ntfs_tblock *ntfs_tblock_alloc(struct ntfs_trans *t, struct inode 
 	b->pos = pos;
 	b->size = size;
 	return b;
+}
+
+static struct ntfs_tblock *ntfs_tblock_alloc(struct ntfs_trans *t, struct inode *inode,
+					     u64 pos, u32 size)
+{
+	return ntfs_tblock_new(t, inode, pos, size, NULL);
 }
 
 static void ntfs_tblock_free(struct ntfs_tblock *b)
@@ -110,22 +119,27 @@ static int ntfs_tblock_keep_pre(struct ntfs_tblock *b)
 	return b->pre ? 0 : -ENOMEM;
 }
 
-/* The transaction's copy of MFT record @nr, read on the first call. */
+/*
+ * The transaction's copy of MFT record @nr, on the first call taken from
+ * the record cache (it was checked when it was read) or read.
+ */
 static struct ntfs_tblock *ntfs_trans_get_record(struct ntfs_trans *t, u64 nr, bool keep_pre)
 {
 	struct ntfs_sb *sbi = t->sbi;
 	u64 pos = nr << sbi->record_bits;
 	struct ntfs_tblock *b = ntfs_trans_find(t, sbi->mft, pos);
+	void *kept;
 	int err;
 
 	if (b)
 		return b;
-	b = ntfs_tblock_alloc(t, sbi->mft, pos, sbi->record_size);
+	kept = ntfs_rcache_take(sbi, nr);
+	b = ntfs_tblock_new(t, sbi->mft, pos, sbi->record_size, kept);
 	if (!b)
 		return ERR_PTR(-ENOMEM);
 	b->nr = nr;
 	b->magic = NTFS_MAGIC_FILE;
-	err = ntfs_read_record(sbi, nr, b->buf);
+	err = kept ? 0 : ntfs_read_record(sbi, nr, b->buf);
 	if (!err)
 		b->disk_used = le32_to_cpu(((struct ntfs_record *)b->buf)->bytes_in_use);
 	if (!err && keep_pre)
@@ -656,6 +670,28 @@ static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 	return err;
 }
 
+/*
+ * After writing MFT record @b (the record cache's count of writes was
+ * @gen before it, @err the result): the record cache keeps the copy
+ * written, fixups removed again, for the next transaction that changes
+ * the record, or forgets the record when the page cache may hold part of
+ * a failed write.
+ */
+static void ntfs_tblock_keep(struct ntfs_sb *sbi, struct ntfs_tblock *b, u64 gen, int err)
+{
+	if (!b->written) {
+		if (err)
+			ntfs_rcache_forget(sbi, b->nr);
+		return;
+	}
+	if (b->give_back || ntfs_fixup(b->buf, b->size, NTFS_MAGIC_FILE)) {
+		ntfs_rcache_forget(sbi, b->nr);
+		return;
+	}
+	ntfs_rcache_keep(sbi, b->nr, b->buf, gen, true);
+	b->buf = NULL;
+}
+
 static void ntfs_trans_end(struct ntfs_trans *t)
 {
 	struct ntfs_tblock *b, *n;
@@ -695,7 +731,11 @@ int ntfs_trans_commit(struct ntfs_trans *t)
 
 	list_sort(NULL, &t->blocks, ntfs_tblock_cmp);
 	list_for_each_entry(b, &t->blocks, link) {
+		u64 gen = b->inode == sbi->mft ? ntfs_rcache_gen(sbi) : 0;
+
 		err = ntfs_tblock_write(sbi, b);
+		if (b->inode == sbi->mft)
+			ntfs_tblock_keep(sbi, b, gen, err);
 		if (err)
 			break;
 	}
@@ -869,6 +909,7 @@ int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear)
 		vi->flags = cpu_to_le16(sbi->vol_flags);
 		ntfs_unfixup(rec, sbi->record_size);
 		err = ntfs_write_stream(sbi->mft, pos, rec, sbi->record_size);
+		ntfs_rcache_forget(sbi, NTFS_VOLUME_INO);
 	}
 	if (!err && sbi->mftmirr && NTFS_VOLUME_INO < sbi->mirror_records)
 		err = ntfs_write_stream(sbi->mftmirr, pos, rec, sbi->record_size);
@@ -916,6 +957,7 @@ static int ntfs_usn_stamp(struct ntfs_sb *sbi)
 		m->lowest_valid_usn = cpu_to_le64(sbi->usn_next);
 		ntfs_unfixup(rec, sbi->record_size);
 		err = ntfs_write_stream(sbi->mft, pos, rec, sbi->record_size);
+		ntfs_rcache_forget(sbi, sbi->usn_record);
 		if (!err)
 			err = filemap_write_and_wait_range(sbi->mft->i_mapping, pos,
 							   pos + sbi->record_size - 1);

@@ -1308,22 +1308,23 @@ static int ntfs_ibm_copy(struct ntfs_itree *tr, u8 *buf)
 #define NTFS_IBM_NONRES_ROOM	(80 + 40)
 
 /*
- * A new non-resident $BITMAP:$I30 in the base record.  A record too full
- * for it gives up names and index allocation extents to extension records
- * first (ntfs_file_make_room()).
+ * A new empty non-resident attribute of the index (@type: its bitmap or
+ * allocation) in the base record.  A record too full for it gives up
+ * names and index allocation extents to extension records first
+ * (ntfs_file_make_room()) until @room bytes are free.
  */
-static struct ntfs_attr *ntfs_ibm_insert_nonres(struct ntfs_itree *tr)
+static struct ntfs_attr *ntfs_itree_insert_nonres(struct ntfs_itree *tr, u32 type, u32 room)
 {
-	struct ntfs_attr *a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name,
-					      tr->name_len, true, 8);
+	struct ntfs_attr *a = ntfs_rec_insert(tr->t, tr->rec, type, tr->name, tr->name_len,
+					      true, 8);
 	int err;
 
 	if (PTR_ERR_OR_ZERO(a) != -ENOSPC)
 		return a;
-	err = ntfs_file_make_room(tr->t, tr->rec, tr->ni->record, NTFS_IBM_NONRES_ROOM);
+	err = ntfs_file_make_room(tr->t, tr->rec, tr->ni->record, room);
 	if (err)
 		return ERR_PTR(err);
-	return ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_BITMAP, tr->name, tr->name_len, true, 8);
+	return ntfs_rec_insert(tr->t, tr->rec, type, tr->name, tr->name_len, true, 8);
 }
 
 /*
@@ -1344,7 +1345,7 @@ static int ntfs_ibm_move(struct ntfs_itree *tr, u32 bytes)
 		a = NULL;
 	}
 	if (!err && !a) {
-		a = ntfs_ibm_insert_nonres(tr);
+		a = ntfs_itree_insert_nonres(tr, NTFS_AT_BITMAP, NTFS_IBM_NONRES_ROOM);
 		err = PTR_ERR_OR_ZERO(a);
 	}
 	if (!err)
@@ -1432,27 +1433,6 @@ static int ntfs_ibm_change(struct ntfs_itree *tr, u64 bit, bool set)
  */
 #define NTFS_IALLOC_ROOM	(80 + 40 + 40 + 40)
 
-/*
- * A new empty $INDEX_ALLOCATION:$I30 in the base record.  A record filled
- * by a long name and EAs (WSL's metadata) gives up its names to an
- * extension record first, else the directory could not take its first
- * entry that does not fit the root.
- */
-static struct ntfs_attr *ntfs_itree_alloc_insert(struct ntfs_itree *tr)
-{
-	struct ntfs_attr *a = ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name,
-					      tr->name_len, true, 8);
-	int err;
-
-	if (PTR_ERR_OR_ZERO(a) != -ENOSPC)
-		return a;
-	err = ntfs_file_make_room(tr->t, tr->rec, tr->ni->record, NTFS_IALLOC_ROOM);
-	if (err)
-		return ERR_PTR(err);
-	return ntfs_rec_insert(tr->t, tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len,
-			       true, 8);
-}
-
 /* Give a directory without index blocks an empty $INDEX_ALLOCATION:$I30. */
 static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
 {
@@ -1464,7 +1444,12 @@ static int ntfs_itree_alloc_create(struct ntfs_itree *tr)
 	a = ntfs_rec_find(tr->rec, NTFS_AT_INDEX_ALLOC, tr->name, tr->name_len);
 	if (a)
 		return ntfs_itree_bad(tr, "an $INDEX_ALLOCATION:$I30 the inode did not load");
-	a = ntfs_itree_alloc_insert(tr);
+	/*
+	 * A record filled by a long name and EAs (WSL's metadata) gives up
+	 * its name, else the directory could not take an entry the root
+	 * cannot hold.
+	 */
+	a = ntfs_itree_insert_nonres(tr, NTFS_AT_INDEX_ALLOC, NTFS_IALLOC_ROOM);
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	ns->record = tr->ni->record;

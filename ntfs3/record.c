@@ -373,7 +373,8 @@ void ntfs_rcache_forget(struct ntfs_sb *sbi, u64 nr)
  * ntfs_rcache_drop() - Empty the record cache
  * @sbi:	the volume
  *
- * For writes over many records (growing $MFT) and unmount.
+ * At unmount, when the volume's structures are freed.  (Growing $MFT
+ * forgets each record it formats through ntfs_rcache_forget().)
  */
 void ntfs_rcache_drop(struct ntfs_sb *sbi)
 {

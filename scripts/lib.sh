@@ -98,8 +98,8 @@ variant_src() {
 
 variant_fragments() {
 	case "$1" in
-	default|stock) echo base ;;
-	debug) echo "base debug" ;;
+	default|stock) echo "base thp" ;;
+	debug) echo "base thp debug" ;;
 	rt|stock-rt) echo "base rt" ;;
 	# bench/rt: PREEMPT_RT without lock debugging
 	rt-nodebug|stock-rt-nodebug) echo "base rt-bench" ;;

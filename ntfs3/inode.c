@@ -227,7 +227,11 @@ static int ntfs_update_dup_in(struct inode *dir, struct inode *inode, bool wait)
 		goto out;
 	mutex_lock(&lo->ni_lock);
 	mutex_lock_nested(&hi->ni_lock, SINGLE_DEPTH_NESTING);
-	err = ntfs_update_names_in(&t, dir, inode);
+	/*
+	 * A file whose last name went keeps that name in its record until
+	 * eviction frees it, but no index has its entry any more.
+	 */
+	err = inode->i_nlink ? ntfs_update_names_in(&t, dir, inode) : 0;
 	if (!err) {
 		err = ntfs_trans_commit(&t);
 	} else {
@@ -318,9 +322,12 @@ int ntfs_update_dup(struct inode *inode, struct inode *hint, bool wait)
 {
 	u64 dirs[NTFS_DUP_DIRS];
 	struct inode *dir;
-	int n = ntfs_name_parents(inode, dirs, NTFS_DUP_DIRS);
-	int i, err = 0, e;
+	int n, i, err = 0, e;
 
+	/* Names removed: nothing to copy to (see ntfs_update_dup_in()). */
+	if (!inode->i_nlink)
+		return 0;
+	n = ntfs_name_parents(inode, dirs, NTFS_DUP_DIRS);
 	for (i = 0; i < n; i++) {
 		if (hint && dirs[i] == NTFS_I(hint)->record)
 			dir = igrab(hint);

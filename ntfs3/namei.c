@@ -831,26 +831,28 @@ static struct ntfs_attr *ntfs_find_name_attr(struct ntfs_sb *sbi, struct ntfs_fw
 
 /*
  * Remove one $FILE_NAME attribute (found by @w in w->rec of the file of
- * base record @r) and its index entry; returns its namespace.
+ * base record @r) and its index entry; returns its namespace.  With
+ * @index_only the record keeps it (see ntfs_remove_name()).
  */
 static int ntfs_drop_name(struct ntfs_trans *t, struct inode *dir, struct inode *inode,
-			  struct ntfs_record *r, struct ntfs_fwalk *w, struct ntfs_attr *a)
+			  struct ntfs_record *r, struct ntfs_fwalk *w, struct ntfs_attr *a,
+			  bool index_only)
 {
 	const struct ntfs_file_name *fn = ntfs_attr_value(a, sizeof(*fn));
 	u8 ns = fn->name_space;
 	int err = ntfs_index_delete(t, dir, fn, ntfs_ref_of(NTFS_I(inode)));
 
-	if (!err)
+	if (!err && !index_only)
 		err = ntfs_file_drop(t, r, w->rec, w->nr, a);
 	return err ? err : ns;
 }
 
 /*
- * Set the link count of the file of base record @r (number @nr): the
- * names in all its records that count as links (a DOS name pairs with a
- * Win32 one).  Returns the count or a negative errno.
+ * The names in all records of the file of base record @r (number @nr)
+ * that count as links (a DOS name pairs with a Win32 one), or a negative
+ * errno.
  */
-static int ntfs_count_links(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
+static int ntfs_links_of(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
 {
 	struct ntfs_fwalk w;
 	struct ntfs_attr *a;
@@ -867,9 +869,16 @@ static int ntfs_count_links(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
 			links++;
 	}
 	ntfs_fwalk_end(&w);
-	if (IS_ERR(a))
-		return PTR_ERR(a);
-	r->link_count = cpu_to_le16(links);
+	return IS_ERR(a) ? PTR_ERR(a) : links;
+}
+
+/* Set the link count of the file of base record @r (number @nr); see ntfs_links_of(). */
+static int ntfs_count_links(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
+{
+	int links = ntfs_links_of(t, r, nr);
+
+	if (links >= 0)
+		r->link_count = cpu_to_le16(links);
 	return links;
 }
 
@@ -877,9 +886,18 @@ static int ntfs_count_links(struct ntfs_trans *t, struct ntfs_record *r, u64 nr)
  * Remove the name @q of @inode from @dir: its $FILE_NAME (and the DOS
  * name paired with it) from the record and from the index.  *@links gets
  * the names left.
+ *
+ * @last: the caller expects this to be the file's last name.  When it is,
+ * only the index entries go: the record, name and link count included,
+ * stays as it is until eviction frees it (ntfs_delete_file()), so an
+ * unlink followed by the eviction writes the file's record once instead
+ * of twice.  Between the two the file is open or about to be evicted, and
+ * is found through no directory; a crash there leaves a record in use
+ * that no index names, as it did before with a record without names
+ * (chkdsk frees or recovers it; the volume is marked dirty anyway).
  */
 static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inode *inode,
-			    const struct qstr *q, unsigned int *links)
+			    const struct qstr *q, unsigned int *links, bool last)
 {
 	struct ntfs_sb *sbi = t->sbi;
 	u64 dnr = NTFS_I(dir)->record, nr = NTFS_I(inode)->record;
@@ -890,9 +908,20 @@ static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inod
 	int n, ns;
 
 	/* A name goes from it, whatever else happens. */
-	r = ntfs_trans_record_changed(t, nr);
+	r = last ? ntfs_trans_record_peek(t, nr) : ntfs_trans_record_changed(t, nr);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
+	if (last) {
+		/* Only if no other name stays: else the record changes as usual. */
+		n = ntfs_links_of(t, r, nr);
+		if (n < 0)
+			return n;
+		last = n == 1;
+		if (!last)
+			r = ntfs_trans_record_changed(t, nr);
+		if (IS_ERR(r))
+			return PTR_ERR(r);
+	}
 	u = kmalloc_array(NTFS_MAX_NAME + 1, sizeof(*u), GFP_NOFS);
 	if (!u)
 		return -ENOMEM;
@@ -907,7 +936,7 @@ static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inod
 	if (!a)
 		return ntfs_err_ratelimited(dir->i_sb, nr,
 					    "the name being removed is not in the file's records");
-	ns = ntfs_drop_name(t, dir, inode, r, &w, a);
+	ns = ntfs_drop_name(t, dir, inode, r, &w, a, last);
 	if (ns == NTFS_NS_WIN32) {
 		ntfs_fwalk_start(&w, t, r, nr);
 		a = ntfs_find_name_attr(sbi, &w, dnr, NULL, 0, true);
@@ -915,15 +944,30 @@ static int ntfs_remove_name(struct ntfs_trans *t, struct inode *dir, struct inod
 		if (IS_ERR(a))
 			return PTR_ERR(a);
 		if (a)
-			ns = ntfs_drop_name(t, dir, inode, r, &w, a);
+			ns = ntfs_drop_name(t, dir, inode, r, &w, a, last);
 	}
 	if (ns < 0)
 		return ns;
-	n = ntfs_count_links(t, r, nr);
+	n = last ? 0 : ntfs_count_links(t, r, nr);
 	if (n < 0)
 		return n;
 	*links = n;
 	return 0;
+}
+
+/*
+ * Whether the name @dentry being removed is the file's last and the file
+ * will be evicted right after (see ntfs_remove_name()): a directory
+ * with one name (a removed directory takes no new entries, open or not),
+ * or a file with one name that nothing else holds through this dentry
+ * (the unlink's own reference only).  A file still open when its last
+ * name goes would keep that name in its record for as long as it stays
+ * open; such a file has its record changed at once instead.  A race with
+ * an open only makes the wait longer: eviction frees the record either way.
+ */
+static bool ntfs_evicted_next(struct dentry *dentry, bool is_dir)
+{
+	return is_dir || (d_inode(dentry)->i_nlink == 1 && d_count(dentry) == 1);
 }
 
 /* unlink and rmdir: the name goes; the file goes with its last user. */
@@ -948,7 +992,8 @@ static int ntfs_remove_entry(struct inode *dir, struct dentry *dentry, bool is_d
 	if (err)
 		return err;
 	ntfs_lock_two(NTFS_I(dir), NTFS_I(inode));
-	err = ntfs_remove_name(&t, dir, inode, &dentry->d_name, &links);
+	err = ntfs_remove_name(&t, dir, inode, &dentry->d_name, &links,
+			       ntfs_evicted_next(dentry, is_dir));
 	if (!err && links)
 		err = ntfs_touch_record(&t, inode, now, false);
 	err = ntfs_end_dirs(&t, err, dir, NULL);
@@ -1130,7 +1175,7 @@ static int ntfs_rename_names(struct ntfs_trans *t, struct inode *old_dir, struct
 	int err = 0, fits;
 
 	if (target)
-		err = ntfs_remove_name(t, new_dir, target, &new->d_name, &links);
+		err = ntfs_remove_name(t, new_dir, target, &new->d_name, &links, false);
 	fits = err ? err : ntfs_name_fits(t, inode, &new->d_name);
 	if (fits < 0)
 		return fits;
@@ -1143,7 +1188,7 @@ static int ntfs_rename_names(struct ntfs_trans *t, struct inode *old_dir, struct
 	if (!fits)
 		err = ntfs_add_name(t, new_dir, inode, &new->d_name, now, moved);
 	if (!err)
-		err = ntfs_remove_name(t, old_dir, inode, &old->d_name, &links);
+		err = ntfs_remove_name(t, old_dir, inode, &old->d_name, &links, false);
 	if (!err && fits)
 		err = ntfs_add_name(t, new_dir, inode, &new->d_name, now, moved);
 	if (!err && (flags & RENAME_EXCHANGE))
@@ -1225,6 +1270,7 @@ static int ntfs_free_file_record(struct ntfs_trans *t, struct ntfs_record *r, u6
 
 	r->sequence = cpu_to_le16(seq ? seq : 1);
 	r->flags &= ~cpu_to_le16(NTFS_RECORD_IN_USE);
+	ntfs_trans_record_head(t, nr);
 	return ntfs_free_record(t, nr);
 }
 

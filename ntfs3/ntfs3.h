@@ -472,6 +472,10 @@ struct ntfs_tblock {
 	u32			disk_used;	/* bytes in use on disk; 0: unknown */
 	bool			tracked;	/* no @pre: written only when @dirty */
 	bool			dirty;
+	/* read only (ntfs_trans_record_peek()): never written, kept at commit */
+	bool			peek;
+	u64			gen;		/* ntfs_rcache_gen() before it was read */
+	u32			head;		/* only these first bytes changed; 0: any */
 	bool			written;	/* reached the page cache at commit */
 	/* @buf is lent (ntfs_trans_iblock_lend()): handed back, not freed */
 	void			(*give_back)(struct ntfs_tblock *b);
@@ -574,6 +578,8 @@ sector_t ntfs_bmap(struct address_space *mapping, sector_t block);
 int ntfs_trans_begin(struct ntfs_sb *sbi, struct ntfs_trans *t);
 struct ntfs_record *ntfs_trans_record(struct ntfs_trans *t, u64 nr);
 struct ntfs_record *ntfs_trans_record_changed(struct ntfs_trans *t, u64 nr);
+struct ntfs_record *ntfs_trans_record_peek(struct ntfs_trans *t, u64 nr);
+void ntfs_trans_record_head(struct ntfs_trans *t, u64 nr);
 struct ntfs_record *ntfs_trans_new_record(struct ntfs_trans *t, u64 nr);
 void ntfs_format_record(struct ntfs_sb *sbi, void *buf, u64 nr, u16 seq, u16 usn, bool in_use);
 u32 ntfs_record_room(struct ntfs_sb *sbi);

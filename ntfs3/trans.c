@@ -129,15 +129,25 @@ static struct ntfs_tblock *ntfs_trans_get_record(struct ntfs_trans *t, u64 nr, b
 	u64 pos = nr << sbi->record_bits;
 	struct ntfs_tblock *b = ntfs_trans_find(t, sbi->mft, pos);
 	void *kept;
-	int err;
+	u64 gen;
+	int err = 0;
 
+	if (b && b->peek) {
+		/* A record only looked at so far: it may change from now on. */
+		b->peek = false;
+		err = keep_pre ? ntfs_tblock_keep_pre(b) : 0;
+		if (err)
+			return ERR_PTR(err);
+	}
 	if (b)
 		return b;
+	gen = ntfs_rcache_gen(sbi);
 	kept = ntfs_rcache_take(sbi, nr);
 	b = ntfs_tblock_new(t, sbi->mft, pos, sbi->record_size, kept);
 	if (!b)
 		return ERR_PTR(-ENOMEM);
 	b->nr = nr;
+	b->gen = gen;
 	b->magic = NTFS_MAGIC_FILE;
 	err = kept ? 0 : ntfs_read_record(sbi, nr, b->buf);
 	if (!err)
@@ -193,6 +203,61 @@ struct ntfs_record *ntfs_trans_record_changed(struct ntfs_trans *t, u64 nr)
 	b->tracked = true;
 	b->dirty = true;
 	return b->buf;
+}
+
+/**
+ * ntfs_trans_record_peek() - An MFT record the transaction may only read
+ * @t:		the transaction
+ * @nr:		record number
+ *
+ * As ntfs_trans_record(), for a caller that will most likely not change
+ * the record (the last name of a file removed: the record itself goes at
+ * eviction): no pre-image is kept and the record is not written at
+ * commit, which hands the copy back to the record cache instead.  A
+ * caller that decides to change it after all asks again with
+ * ntfs_trans_record() or ntfs_trans_record_changed() first (the same copy).
+ *
+ * Return: the record with its fixups removed, or an ERR_PTR().
+ */
+struct ntfs_record *ntfs_trans_record_peek(struct ntfs_trans *t, u64 nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	bool known = ntfs_trans_find(t, sbi->mft, nr << sbi->record_bits);
+	struct ntfs_tblock *b = ntfs_trans_get_record(t, nr, false);
+
+	if (IS_ERR(b))
+		return ERR_CAST(b);
+	/* A record the transaction already had stays as it was. */
+	if (!known)
+		b->peek = true;
+	return b->buf;
+}
+
+/**
+ * ntfs_trans_record_head() - Only the header of a record changes
+ * @t:		the transaction
+ * @nr:		record number, already in @t
+ *
+ * For a record being freed (its flags and sequence number change, its
+ * attributes stay as they are and nothing changes them after): commit
+ * writes its header and update sequence array and the last two bytes of
+ * every 512, not the attributes, which the page cache already holds
+ * (the transaction's copy came from it or from the record cache).
+ */
+void ntfs_trans_record_head(struct ntfs_trans *t, u64 nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	struct ntfs_tblock *b = ntfs_trans_find(t, sbi->mft, nr << sbi->record_bits);
+	const struct ntfs_record *r;
+	u32 head;
+
+	if (!b || !b->disk_used)
+		return;
+	r = b->buf;
+	head = le16_to_cpu(r->usa.usa_offset) + 2 * le16_to_cpu(r->usa.usa_count);
+	head = round_up(max_t(u32, head, sizeof(*r)), 8);
+	if (head < b->size)
+		b->head = head;
 }
 
 /*
@@ -637,7 +702,7 @@ static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 	u32 used = 0;
 	int err;
 
-	if (b->tracked && !b->dirty)
+	if (b->peek || (b->tracked && !b->dirty))
 		return 0;
 	if (b->pre && le32_to_cpu(((struct ntfs_record *)b->buf)->bytes_in_use) == b->pre_len &&
 	    !memcmp(b->pre, b->buf, b->pre_len))
@@ -659,6 +724,8 @@ static int ntfs_tblock_write(struct ntfs_sb *sbi, struct ntfs_tblock *b)
 	}
 	if (!used || used > b->size)
 		used = b->size;
+	if (b->head && b->head < used)
+		used = b->head;
 	ntfs_unfixup(b->buf, b->size);
 	err = ntfs_write_stream_used(b->inode, b->pos, b->buf, b->size, used);
 	if (!err && b->inode == sbi->mft && b->nr < sbi->mirror_records && sbi->mftmirr)
@@ -729,6 +796,16 @@ int ntfs_trans_commit(struct ntfs_trans *t)
 	unsigned int i;
 	int err = 0;
 
+	/*
+	 * Records only read go back to the record cache before this commit's
+	 * writes move its count: they still hold what the page cache holds.
+	 */
+	list_for_each_entry(b, &t->blocks, link) {
+		if (b->peek) {
+			ntfs_rcache_keep(sbi, b->nr, b->buf, b->gen, false);
+			b->buf = NULL;
+		}
+	}
 	list_sort(NULL, &t->blocks, ntfs_tblock_cmp);
 	list_for_each_entry(b, &t->blocks, link) {
 		u64 gen = b->inode == sbi->mft ? ntfs_rcache_gen(sbi) : 0;

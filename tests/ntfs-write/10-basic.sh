@@ -27,6 +27,18 @@ workload() {
 	x OK "write a file then unlink it" pwrite "$d/gone" 0 9000 8
 	x OK "unlink it" unlink "$d/gone"
 	x ENOENT "unlink it again" unlink "$d/gone"
+	# unlinked while open: written to after, freed at the last close
+	exec 7>"$d/held"
+	printf 'before the unlink' >&7
+	x OK "unlink a file held open" unlink "$d/held"
+	printf 'after the unlink' >&7
+	exec 7>&-
+	x ENOENT "it is gone after the close" unlink "$d/held"
+	x OK "a directory held open" mkdir "$d/helddir"
+	exec 7<"$d/helddir"
+	x OK "rmdir it while open" rmdir "$d/helddir"
+	exec 7<&-
+	x ENOENT "it is gone after the close" rmdir "$d/helddir"
 	x ENOENT "create under a missing directory" create "$d/nodir/x"
 
 	# directories

@@ -7,6 +7,8 @@ write tests (tests/ntfs-write/88-quota.sh, scripts/test/ntfs-write-verify.sh).
   ntfs-quota.py track IMG         turn quota tracking on in the defaults
                                   entry (owner id 1), as Windows' "enable
                                   quota management" leaves it
+  ntfs-quota.py malform IMG       the defaults entry given version 3 (no
+                                  Windows writes it), tracking left as is
   ntfs-quota.py check BLANK IMG   IMG's entries are BLANK's, but for the
                                   out-of-date flag (0x200) of the defaults
                                   entry, which must be set exactly when
@@ -70,14 +72,17 @@ def cmd_list(img):
     return 0
 
 
-def cmd_track(img):
+def cmd_track(img, version=None):
     v = VolumeFile(img)
     n, rec, ents = entries(v)
     hit = [e for e in ents if e[0] == DEFAULTS]
     if len(hit) != 1 or not hit[0][2] or len(hit[0][1]) < 0x30:
         raise SystemExit("%s: no defaults entry of $Q in the root to patch" % img)
-    at = hit[0][3] + 4
-    struct.pack_into("<I", rec, at, u32(rec, at) | TRACKING)
+    at = hit[0][3]
+    if version is None:
+        struct.pack_into("<I", rec, at + 4, u32(rec, at + 4) | TRACKING)
+    else:
+        struct.pack_into("<I", rec, at, version)
     v.put_record(n, rec)
     v.close()
     return 0
@@ -114,6 +119,8 @@ def main(argv):
             return cmd_list(argv[2])
         if len(argv) == 3 and argv[1] == "track":
             return cmd_track(argv[2])
+        if len(argv) == 3 and argv[1] == "malform":
+            return cmd_track(argv[2], version=3)
         if len(argv) in (4, 5) and argv[1] == "check":
             return cmd_check(argv[2], argv[3], "--unjudged" not in argv[4:])
     except Corrupt as e:

@@ -9,7 +9,11 @@
 # leaves it).  The host then checks (ntfs-quota.py check) that the flag
 # is set and every other byte of every $Q entry is as it was, on this
 # volume, and that the volumes of the other workloads (tracking off)
-# keep $Q exactly as it was.  Frame: tests/include/ntfs-write.sh.
+# keep $Q exactly as it was.  Then disk write-quota-bad (the same volume,
+# its defaults entry of version 3, made by the host's prepare): ours
+# mounts it read-write, writes and removes, unmounts, says exactly one
+# line about $Quota, and reads the file back after a new mount.  Frame:
+# tests/include/ntfs-write.sh.
 #
 # volume quota quota - -
 . /tests/include/ntfs-write.sh
@@ -30,4 +34,29 @@ workload() {
 }
 
 run_workload quota
+
+# malformed_quota: the volume whose $Q cannot be used still takes changes.
+malformed_quota() {
+	bad=$(find_disk write-quota-bad) || {
+		check "disk write-quota-bad is attached" false
+		return
+	}
+	use_driver ours
+	dmesg -c >/dev/null
+	check "ours mounts the volume with a malformed \$Quota read-write" \
+		mount -t ntfs3 -o "$OPTS" "$bad" "$MNT"
+	check "a file written on it" test "$("$FSOPS" pwrite "$MNT/f" 0 5000 77)" = OK
+	check "a directory made and removed on it" sh -c "mkdir '$MNT/d' && rmdir '$MNT/d'"
+	check "it unmounts" umount "$MNT"
+	n=$(dmesg | grep -c 'Quota')
+	check "exactly one message about \$Quota (got $n)" test "$n" = 1
+	dmesg | grep 'ntfs3' | sed 's/^/#   /'
+	"$FSOPS" pwrite /tmp/quota-ref 0 5000 77 >/dev/null
+	check "mounted again, the file reads back" sh -c \
+		"mount -t ntfs3 -o ro,$OPTS $bad $MNT && cmp $MNT/f /tmp/quota-ref"
+	umount "$MNT" 2>/dev/null
+}
+if selected quota >/dev/null; then
+	malformed_quota
+fi
 write_done

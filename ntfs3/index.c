@@ -2540,3 +2540,57 @@ int ntfs_view_delete(struct ntfs_trans *t, struct inode *ix, const struct ntfs_v
 	ntfs_itree_end(tr);
 	return err;
 }
+
+/**
+ * ntfs_view_update() - Rewrite the data of a view index entry in place
+ * @t:		the transaction
+ * @ix:		the index's inode (its ni_lock held)
+ * @v:		the index
+ * @key:	the entry's key, @v->key_len bytes
+ * @edit:	called with the entry's data (in the transaction's copy of
+ *		its node) and its length; changes it and returns 1, or
+ *		returns 0 to leave it as it is, or a negative errno
+ * @arg:	passed to @edit
+ *
+ * The entry keeps its length: only bytes inside its data change, so no
+ * node is split or merged.  A node the edit leaves alone is not written.
+ *
+ * Return: what @edit returned (0 or 1), -ENOENT when the index does not
+ * have the key, -ENOMEM, -EIO for a damaged index or an entry whose data
+ * runs past it.
+ */
+int ntfs_view_update(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
+		     const void *key, int (*edit)(void *data, u32 len, void *arg), void *arg)
+{
+	struct ntfs_itree *tr = ntfs_view_start(t, ix, v, key);
+	int err = IS_ERR(tr) ? PTR_ERR(tr) : ntfs_itree_locate(tr, false, 0);
+	struct ntfs_itree_lvl *l;
+	struct ntfs_index_entry *e;
+	u32 ofs, len, end;
+
+	if (err)
+		goto out;
+	l = &tr->lvl[tr->depth];
+	/* Views are walked in the transaction's copies: owning them reads nothing. */
+	err = ntfs_itree_own(tr, l->vcn, NULL);
+	if (err)
+		goto out;
+	e = ntfs_ix_at(l->h, l->ofs);
+	ofs = le16_to_cpu(e->view.data_offset);
+	len = le16_to_cpu(e->view.data_length);
+	end = ntfs_ie_len(e) - (ntfs_ie_has_child(e) ? 8 : 0);
+	if (ofs < NTFS_IE_HDR + le16_to_cpu(e->key_length) || ofs > end || len > end - ofs) {
+		err = ntfs_itree_bad(tr, "a view entry's data runs past the entry");
+		goto out;
+	}
+	err = edit((u8 *)e + ofs, len, arg);
+	if (err > 0) {
+		ntfs_itree_changed(tr, l->vcn);
+		err = ntfs_itree_finish(tr, false);
+		if (!err)
+			err = 1;
+	}
+out:
+	ntfs_itree_end(tr);
+	return err;
+}

@@ -372,6 +372,31 @@ struct ntfs_usn_max {
 	__le64	lowest_valid_usn;
 } __packed;
 
+/*
+ * $Extend\$Quota:$Q, the quota control entries keyed by owner id (a le32,
+ * ULONG collation); owner id 1 is the volume's defaults entry, whose
+ * flags say whether Windows tracks and enforces quotas.  The owner's SID
+ * follows, but not in the defaults entry.
+ */
+struct ntfs_quota_entry {
+	__le32	version;		/* NTFS_QUOTA_VERSION */
+	__le32	flags;			/* NTFS_QUOTA_* */
+	__le64	bytes_used;		/* charged to the owner */
+	__le64	change_time;
+	__le64	threshold;		/* the warning level */
+	__le64	limit;
+	__le64	exceeded_time;
+	/* 0x30: the owner's SID */
+} __packed;
+
+#define NTFS_QUOTA_VERSION		2
+#define NTFS_QUOTA_DEFAULTS_ID		1
+#define NTFS_QUOTA_DEFAULT_LIMITS	0x0001
+#define NTFS_QUOTA_TRACKING		0x0010	/* charges are kept */
+#define NTFS_QUOTA_ENFORCING		0x0020	/* limits are enforced */
+#define NTFS_QUOTA_TRACKING_REQUESTED	0x0040
+#define NTFS_QUOTA_OUT_OF_DATE		0x0200	/* Windows rebuilds the charges */
+
 /* NTFS time: 100 ns units since 1601-01-01; this many seconds before 1970. */
 #define NTFS_TIME_OFFSET	11644473600LL
 

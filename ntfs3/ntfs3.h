@@ -207,6 +207,9 @@ struct ntfs_sb {
 	u64			usn_record;	/* $Extend\$UsnJrnl, 0 for none */
 	u64			usn_next;	/* size of its $J: the next USN */
 	u64			usn_id;		/* the id it gets on the first change */
+	struct inode		*quota_ix;	/* $Extend\$Quota, its $Q index */
+	bool			quota_done;	/* marked (or tried) this mount */
+	struct work_struct	quota_work;	/* marks it after the first change */
 
 	/* The write path (docs/design/ntfs3.md, "Writing"). */
 	struct inode		*mftmirr;	/* stream inode of $MFTMirr:$DATA */
@@ -755,6 +758,8 @@ int ntfs_view_insert(struct ntfs_trans *t, struct inode *ix, const struct ntfs_v
 		     const void *key, const void *data, u16 data_len);
 int ntfs_view_delete(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
 		     const void *key);
+int ntfs_view_update(struct ntfs_trans *t, struct inode *ix, const struct ntfs_view *v,
+		     const void *key, int (*edit)(void *data, u32 len, void *arg), void *arg);
 int ntfs_index_cursor_seek(struct ntfs_inode *ni, struct ntfs_index_cursor *c,
 			   const struct ntfs_file_name *key);
 
@@ -858,6 +863,11 @@ int ntfs_reparse_index_open(struct ntfs_sb *sbi, struct inode *ext);
 /* objid.c */
 void ntfs_objid_index_open(struct ntfs_sb *sbi, struct inode *ext);
 int ntfs_objid_index_del(struct ntfs_trans *t, const u8 *oid);
+
+/* quota.c */
+void ntfs_quota_open(struct ntfs_sb *sbi, struct inode *ext);
+void ntfs_quota_work(struct work_struct *work);
+void ntfs_quota_flush(struct ntfs_sb *sbi);
 
 /* dir.c */
 extern const struct file_operations ntfs_dir_fops;

@@ -640,7 +640,8 @@ static void ntfs_find_usnjrnl(struct super_block *sb, struct ntfs_sb *sbi, struc
 
 /*
  * $Extend's files kept in step with what is written: $Reparse's index
- * (reparse.c), $ObjId's (objid.c) and the change journal's stamp.
+ * (reparse.c), $ObjId's (objid.c), the quotas' out-of-date flag
+ * (quota.c) and the change journal's stamp.
  */
 static void ntfs_open_extend(struct super_block *sb, struct ntfs_sb *sbi)
 {
@@ -654,6 +655,7 @@ static void ntfs_open_extend(struct super_block *sb, struct ntfs_sb *sbi)
 	}
 	ntfs_reparse_index_open(sbi, ext);
 	ntfs_objid_index_open(sbi, ext);
+	ntfs_quota_open(sbi, ext);
 	ntfs_find_usnjrnl(sb, sbi, ext);
 	iput(ext);
 }
@@ -716,6 +718,7 @@ static int ntfs_write_clean(struct ntfs_sb *sbi)
 	int err;
 
 	ntfs_dup_flush(sbi);
+	ntfs_quota_flush(sbi);
 	down_write(&sbi->trans_rwsem);
 	cancel_delayed_work_sync(&sbi->meta_flush);
 	err = ntfs_trans_flush(sbi, true);
@@ -1012,6 +1015,7 @@ static int ntfs_init_fs_context(struct fs_context *fc)
 	spin_lock_init(&sbi->dup_lock);
 	INIT_LIST_HEAD(&sbi->dup_later);
 	INIT_WORK(&sbi->dup_work, ntfs_dup_work);
+	INIT_WORK(&sbi->quota_work, ntfs_quota_work);
 	spin_lock_init(&sbi->iblock_lock);
 	spin_lock_init(&sbi->rcache_lock);
 	xa_init(&sbi->sds_map);
@@ -1050,9 +1054,11 @@ static void ntfs_kill_sb(struct super_block *sb)
 	if (sbi) {
 		/* Files queued for their names' copies hold references. */
 		ntfs_dup_flush(sbi);
+		ntfs_quota_flush(sbi);
 		cancel_delayed_work_sync(&sbi->meta_flush);
 		iput(sbi->reparse_ix);
 		iput(sbi->objid_ix);
+		iput(sbi->quota_ix);
 		iput(sbi->sds);
 		iput(sbi->sii_ix);
 		iput(sbi->sdh_ix);
@@ -1062,6 +1068,7 @@ static void ntfs_kill_sb(struct super_block *sb)
 		iput(sbi->mft);
 		sbi->reparse_ix = NULL;
 		sbi->objid_ix = NULL;
+		sbi->quota_ix = NULL;
 		sbi->sds = NULL;
 		sbi->sii_ix = NULL;
 		sbi->sdh_ix = NULL;

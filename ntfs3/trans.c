@@ -1064,6 +1064,9 @@ int ntfs_volume_mark_dirty(struct ntfs_sb *sbi)
 		}
 		if (!err)
 			WRITE_ONCE(sbi->volume_dirtied, true);
+		/* The quotas, in a transaction of their own (quota.c). */
+		if (!err && sbi->quota_ix && !READ_ONCE(sbi->quota_done))
+			queue_work(system_unbound_wq, &sbi->quota_work);
 	}
 	mutex_unlock(&sbi->mft_lock);
 	return err;

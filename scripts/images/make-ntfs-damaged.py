@@ -486,6 +486,26 @@ def objid(d):
     return "rec %d /cross/one.bin: an $OBJECT_ID not in $O" % num
 
 
+def quota(d):
+    """The defaults entry (owner id 1) of $Extend\\$Quota:$Q given version
+    3: a quota entry of a version no Windows writes."""
+    num = d.num("/$Extend/$Quota")
+    rec = nfs.Record(d.img, num)
+    i, a = rec.get(nfs.AT_INDEX_ROOT, "$Q")
+    blob = bytearray(rec.attrs[i])
+    hdr = u16(blob, 0x14) + 0x10
+    off, end = hdr + u32(blob, hdr), hdr + u32(blob, hdr + 4)
+    while off + 0x14 <= end and not u16(blob, off + 12) & 2:
+        if u32(blob, off + 0x10) == 1:
+            pos = off + u16(blob, off)
+            struct.pack_into("<I", blob, pos, 3)
+            rec.attrs[i] = blob
+            rec.save()
+            return "rec %d $Extend\\$Quota: $Q's defaults entry, version 2 -> 3" % num
+        off += u16(blob, off + 8)
+    raise SystemExit("make-ntfs-damaged: no defaults entry in $Q's root")
+
+
 CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("leaked_cluster", leaked_cluster), ("cross_linked_cluster", cross_linked_cluster),
     ("cluster_bitmap", cluster_bitmap), ("mft_bitmap", mft_bitmap), ("orphan", orphan),
@@ -494,7 +514,7 @@ CLASSES = {name.replace("_", "-"): fn for name, fn in [
     ("sdh_hash", sdh_hash), ("boot", boot), ("sizes", sizes), ("record", record),
     ("attribute", attribute), ("volume", volume), ("upcase", upcase), ("index", index),
     ("secure", secure), ("dup_info", dup_info), ("reparse", reparse),
-    ("dos_name", dos_name), ("objid", objid)]}
+    ("dos_name", dos_name), ("objid", objid), ("quota", quota)]}
 
 
 def make(vol, cls, dst):

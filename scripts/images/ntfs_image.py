@@ -559,6 +559,58 @@ class VolumeFile:
             parent = hit
         return parent
 
+    def index_nodes(self, n, name="$I30"):
+        """(node bytes, header offset) of every node of index name of record
+        n: its root, then the INDX blocks its entries point to (bounded,
+        each once).  Raises Corrupt on a node that does not parse."""
+        rec = self.record(n)
+        root = alloc = None
+        for t, o, _ in attr_offsets(rec):
+            if t == 0x90 and attr_name(rec, o) == name and not rec[o + 8]:
+                root = o + u16(rec, o + 0x14)
+            if t == 0xA0 and attr_name(rec, o) == name and rec[o + 8]:
+                alloc = runs_of(rec[o + u16(rec, o + 0x20):o + u32(rec, o + 4)])
+        if root is None:
+            raise Corrupt("record %d: no $INDEX_ROOT:%s" % (n, name))
+        bs = u32(rec, root + 8)
+        unit = self.cs if bs >= self.cs else 512	# what a VCN counts
+        todo, seen = [(rec, root + 0x10)], set()
+        while todo:
+            d, hdr = todo.pop(0)
+            yield d, hdr
+            off, end = hdr + u32(d, hdr), hdr + u32(d, hdr + 4)
+            while off + 0x10 <= end:
+                ln, fl = u16(d, off + 8), u16(d, off + 12)
+                if ln < 0x10 or off + ln > end:
+                    raise Corrupt("record %d, %s: an entry runs past its node" % (n, name))
+                if fl & 1:
+                    vcn = u64(d, off + ln - 8)
+                    if vcn in seen or alloc is None or len(seen) > 100000:
+                        raise Corrupt("record %d, %s: a child twice or without an allocation" % (n, name))
+                    seen.add(vcn)
+                    blk = unfixup(self.read(self.vcn_off(alloc, vcn * unit), bs), bs)
+                    if blk[:4] != b"INDX":
+                        raise Corrupt("record %d, %s: block %d is not INDX" % (n, name, vcn))
+                    todo.append((blk, 0x18))
+                if fl & 2:
+                    break
+                off += ln
+
+    def dir_lookup(self, n, name):
+        """The record number directory n's $I30 index gives name, or None."""
+        for d, hdr in self.index_nodes(n):
+            off, end = hdr + u32(d, hdr), hdr + u32(d, hdr + 4)
+            while off + 0x10 <= end:
+                ln, kl, fl = u16(d, off + 8), u16(d, off + 10), u16(d, off + 12)
+                if fl & 2:
+                    break
+                k = off + 0x10
+                if kl >= 0x42 and k + 0x42 + 2 * d[k + 0x40] <= off + ln and \
+                        d[k + 0x42:k + 0x42 + 2 * d[k + 0x40]].decode("utf-16-le", "replace") == name:
+                    return u64(d, off) & ((1 << 48) - 1)
+                off += ln
+        return None
+
 
 # ---------------------------------------------------------------- values for ntfs-3g
 

@@ -17,6 +17,12 @@
 #         - build/tools/fsck.ntfs3 -n must exit 0;
 #         - scripts/test/ntfs-dupinfo.py: the size each directory entry
 #           keeps of its file equals the file's $DATA size (ours only);
+#         - scripts/test/ntfs-quota.py: $Extend\$Quota:$Q as on the blank
+#           volume, but for the out-of-date flag of its defaults entry,
+#           set when the blank one tracks quotas (ours only);
+#         - scripts/test/ntfs-usnjrnl.py: a change journal (when the
+#           volume has one) stamped with a new id and $J's size as its
+#           lowest valid USN (ours only);
 #         - ntfs-3g (FUSE, read-only) lists it: names, types, sizes,
 #           SHA-256, link counts, symlink targets and user.* xattrs ($EA)
 #           must equal the expected tree the VM computed on tmpfs.
@@ -161,6 +167,40 @@ objid_volume() {
 	ntfs3g_volume "$DIR/objid.img" 64M objid fill_objid
 }
 
+# quota_volume: the path of a blank 64 MiB mkntfs volume whose quotas are
+# tracked: the defaults entry of $Extend\$Quota:$Q (owner id 1) given the
+# tracking flag (scripts/test/ntfs-quota.py track), as Windows leaves it
+# when quota management is turned on (tests/ntfs-write/88-quota.sh).
+quota_volume() {
+	_q=$DIR/quota-tracked.img
+	if [ ! -f "$_q" ]; then
+		rm -f "$_q.new"
+		truncate -s 64M "$_q.new"
+		mkntfs -F -f -q -L quota "$_q.new" >/dev/null 2>&1 || die "mkntfs could not make $_q"
+		python3 "$S/test/ntfs-quota.py" track "$_q.new" || die "could not turn quota tracking on in $_q"
+		mv "$_q.new" "$_q"
+	fi
+	echo "$_q"
+}
+
+# usnjrnl_volume: the path of a blank 64 MiB mkntfs volume with a change
+# journal, $Extend\$UsnJrnl (mkntfs and ntfs-3g make none: ntfs-3g gives a
+# file the streams $J and $Max, and moves it into $Extend;
+# scripts/test/ntfs-usnjrnl.py make), for tests/ntfs-write/89-usnjrnl.sh.
+usnjrnl_volume() {
+	_u=$DIR/usnjrnl.img
+	if [ ! -f "$_u" ]; then
+		rm -f "$_u.new"
+		truncate -s 64M "$_u.new"
+		mkntfs -F -f -q -L usnjrnl "$_u.new" >/dev/null 2>&1 || die "mkntfs could not make $_u"
+		mkdir -p "$DIR/mnt"
+		python3 "$S/test/ntfs-usnjrnl.py" make "$_u.new" "$DIR/mnt" ||
+			die "could not give $_u a change journal"
+		mv "$_u.new" "$_u"
+	fi
+	echo "$_u"
+}
+
 # bigdir_volume: the path of the 100 000-entry volume of the read tests,
 # written by ntfs-3g (build/ntfs-images/bigdir.img; its /big has a
 # non-resident $BITMAP:$I30), made by make-ntfs-images.sh when missing.
@@ -184,12 +224,16 @@ volume_tree() {
 # made by mkntfs once and kept (a sector of 4096 gives records of 4096).
 # SIZE "windows" is the volume Windows wrote (windows_volume), SIZE
 # "compressed" the one with LZNT1-compressed files (compressed_volume),
-# "objid" the one whose files have object ids (objid_volume), "bigdir"
-# the 100 000-entry one (bigdir_volume).
+# "objid" the one whose files have object ids (objid_volume), "quota" the
+# one whose quotas are tracked (quota_volume), "bigdir" the 100 000-entry
+# one (bigdir_volume), "usnjrnl" the one with a change journal
+# (usnjrnl_volume).
 template() {
 	[ "$1" != windows ] || { windows_volume; return; }
 	[ "$1" != compressed ] || { compressed_volume; return; }
 	[ "$1" != objid ] || { objid_volume; return; }
+	[ "$1" != quota ] || { quota_volume; return; }
+	[ "$1" != usnjrnl ] || { usnjrnl_volume; return; }
 	[ "$1" != bigdir ] || { bigdir_volume; return; }
 	_t=$DIR/blank-$1
 	[ "$2" = - ] || _t=$_t-c$2
@@ -250,6 +294,15 @@ prepare() {
 	fi
 	if grep -q '^bigdir ' "$DIR/volumes"; then
 		volume_tree "$(bigdir_volume)" "$DIR/overlay/ntfs-write/tree-bigdir"
+	fi
+	# for 88-quota: a tracked volume whose defaults entry is of version 3,
+	# which ours must leave alone with one message (not in $DIR/volumes:
+	# fsck.ntfs3 rightly reports it)
+	if grep -q '^quota ' "$DIR/volumes"; then
+		cp --sparse=always "$(quota_volume)" "$DIR/write-quota-bad.img"
+		python3 "$S/test/ntfs-quota.py" malform "$DIR/write-quota-bad.img" ||
+			die "could not make $DIR/write-quota-bad.img"
+		echo "$DIR/write-quota-bad.img write-quota-bad"
 	fi
 	if grep -q '^untar ' "$DIR/volumes"; then
 		echo "$(source_tar) untar-src"
@@ -413,6 +466,47 @@ space() {
 	echo "#   free $5 -> $7 bytes, \$MFT $6 -> $8 bytes"
 }
 
+# quota NAME IMG BLANK DRIVER: $Extend\$Quota:$Q of IMG is BLANK's, but for
+# the out-of-date flag of the defaults entry, set exactly when BLANK tracks
+# quotas (docs/design/ntfs3.md, "$Extend after this driver wrote").  The
+# in-tree driver's result is shown, not judged; a volume without a
+# readable $Q (NTFS 1.2) is said so.
+quota() {
+	_j=
+	[ "$4" != intree ] || _j=--unjudged
+	_rc=0
+	python3 "$S/test/ntfs-quota.py" check "$3" "$2" $_j </dev/null >"$DIR/host/$1.quota" 2>&1 || _rc=$?
+	if [ $_rc = 2 ]; then
+		echo "# $1: $(tail -n 1 "$DIR/host/$1.quota")"
+	elif [ "$4" = intree ]; then
+		echo "# $1 (intree wrote it): \$Q: $(tail -n 1 "$DIR/host/$1.quota")"
+	else
+		check "$1 ($4 wrote it): \$Quota:\$Q as blank, out of date exactly when quotas are tracked" \
+			test $_rc = 0
+		sed 's/^/#   /' "$DIR/host/$1.quota"
+	fi
+}
+
+# usnjrnl NAME IMG BLANK DRIVER: when BLANK has a change journal, IMG's
+# was stamped (a new id, the size of $J as the lowest valid USN) as the
+# design says ("$Extend after this driver wrote"); the in-tree driver's
+# result is shown, not judged.
+usnjrnl() {
+	_j=
+	[ "$4" != intree ] || _j=--unjudged
+	_rc=0
+	python3 "$S/test/ntfs-usnjrnl.py" check "$3" "$2" $_j </dev/null >"$DIR/host/$1.usnjrnl" 2>&1 || _rc=$?
+	if [ $_rc = 2 ]; then
+		return 0	# no journal (mkntfs makes none)
+	elif [ "$4" = intree ]; then
+		echo "# $1 (intree wrote it): \$UsnJrnl: $(tail -n 1 "$DIR/host/$1.usnjrnl")"
+	else
+		check "$1 ($4 wrote it): \$UsnJrnl stamped: a new journal id, \$J's size the lowest valid USN" \
+			test $_rc = 0
+		sed 's/^/#   /' "$DIR/host/$1.usnjrnl"
+	fi
+}
+
 verify() {
 	. "$TOP/tests/include/tap.sh"
 	fsck=$BUILD/tools/fsck.ntfs3
@@ -451,6 +545,8 @@ verify() {
 				test $rc = 0
 			[ $rc = 0 ] || head -n 6 "$DIR/host/$n.dupinfo" | sed 's/^/#   /'
 		fi
+		quota "$n" "$img" "$blank" "$drv"
+		usnjrnl "$n" "$img" "$blank" "$drv"
 		if ( listing "$img" "$DIR/host/$n" ) </dev/null >"$DIR/host/$n.err" 2>&1; then
 			check "$n ($drv wrote it), ntfs-3g: every name, type, size, SHA-256, link count and symlink target as written" \
 				same "$exp.manifest" "$DIR/host/$n.manifest"

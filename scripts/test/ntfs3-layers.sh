@@ -35,7 +35,7 @@ writeback
 inode
 secure
 xattr
-file reparse objid
+file reparse objid quota
 dir
 namei
 journal

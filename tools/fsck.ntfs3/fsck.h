@@ -102,6 +102,7 @@ static inline u32 get_le32(const void *p)
 #define P_VOLUME	"volume"	/* $Volume */
 #define P_REPARSE	"reparse"	/* reparse points against $Extend\$Reparse */
 #define P_OBJID		"objid"		/* $OBJECT_IDs against $Extend\$ObjId */
+#define P_QUOTA		"quota"		/* $Extend\$Quota:$Q entries, defaults */
 
 /* What the first pass learned about one MFT record. */
 enum rec_state {
@@ -299,5 +300,6 @@ void check_volume(struct vol *v);
 void check_secure(struct vol *v);
 void check_reparse(struct vol *v);
 void check_objid(struct vol *v);
+void check_quota(struct vol *v);
 
 #endif /* FSCK_NTFS3_H */

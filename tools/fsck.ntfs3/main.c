@@ -226,6 +226,7 @@ static void run_passes(struct vol *v)
 	check_secure(v);
 	check_reparse(v);
 	check_objid(v);
+	check_quota(v);
 }
 
 static void summary(struct vol *v)

@@ -7,6 +7,7 @@
  *   $Secure (record 9)    $SDS against $SII and $SDH, ids in use
  *   reparse points        each $REPARSE_POINT, and $Extend\$Reparse:$R
  *   object ids            each $OBJECT_ID, and $Extend\$ObjId:$O
+ *   quotas                $Extend\$Quota:$Q, its defaults entry
  *
  * Format facts from the libyal NTFS document, the Linux-NTFS documentation
  * and [MS-FSCC]/[MS-DTYP]; where a rule was checked against real tables or
@@ -1228,4 +1229,75 @@ void check_objid(struct vol *v)
 		checked(v, "$Extend\\$ObjId:$O (record %llu): %llu entries, %zu files with object ids",
 			(unsigned long long)w.rec, (unsigned long long)w.entries, o.n);
 	free(o.ent);
+}
+
+/* ------------------------------------------------------------------ */
+/* Quotas                                                              */
+
+struct quotas {
+	u32	flags;		/* the defaults entry's */
+	bool	defaults;	/* the defaults entry was seen */
+};
+
+/*
+ * $Q: key = the owner id (le32, ULONG), data = a quota control entry of
+ * version 2 (48 bytes, then the owner's SID but in the defaults entry).
+ */
+static int q_entry(struct vol *v, struct index_walk *w, const struct ntfs_index_entry *e,
+		   const u8 *key, u16 key_len)
+{
+	struct quotas *q = w->ctx;
+	u16 doff = le16(e->view.data_offset), dlen = le16(e->view.data_length);
+	struct ntfs_quota_entry qe;
+	u32 id;
+
+	if (key_len != 4 || dlen < sizeof(qe) || doff > le16(e->length) ||
+	    le16(e->length) - doff < sizeof(qe)) {
+		report(v, P_QUOTA, w->rec, w->name,
+		       "entry with a key of %u bytes and %u bytes of data: not an owner id and a quota entry",
+		       key_len, dlen);
+		return 0;
+	}
+	memcpy(&id, key, 4);
+	memcpy(&qe, (const u8 *)e + doff, sizeof(qe));
+	if (le32(qe.version) != NTFS_QUOTA_VERSION)
+		report(v, P_QUOTA, w->rec, w->name, "owner id %u: version %u, not %u",
+		       le32(id), le32(qe.version), NTFS_QUOTA_VERSION);
+	if (le32(id) == NTFS_QUOTA_DEFAULTS_ID) {
+		q->defaults = true;
+		q->flags = le32(qe.flags);
+	}
+	return 0;
+}
+
+/*
+ * Quotas: $Extend\$Quota:$Q is a sound index of quota entries with the
+ * defaults entry (owner id 1).  Its out-of-date flag (set by a system
+ * that charges nothing, such as ntfs3, for Windows to rebuild the
+ * charges) is no problem; the charges themselves are not checked.
+ */
+void check_quota(struct vol *v)
+{
+	struct quotas q = { 0 };
+	struct index_walk w = { .name = "$Q", .entry = q_entry, .ctx = &q };
+	int err;
+
+	w.rec = find_extend(v, "$Quota");
+	if (w.rec == NO_REC)
+		return;		/* NTFS 1.2, or not created */
+	err = index_walk(v, &w);
+	if (err == -ENOENT)
+		report(v, P_QUOTA, w.rec, "$Q", "index missing");
+	if (!err && w.collation != NTFS_COLLATION_ULONG)
+		report(v, P_QUOTA, w.rec, "$Q", "collation rule 0x%x, not 0x%x (ULONG)",
+		       w.collation, NTFS_COLLATION_ULONG);
+	if (!err && !q.defaults)
+		report(v, P_QUOTA, w.rec, "$Q", "no defaults entry (owner id %u)",
+		       NTFS_QUOTA_DEFAULTS_ID);
+	if (!err && q.defaults)
+		checked(v, "$Extend\\$Quota:$Q (record %llu): %llu entries, defaults flags 0x%x (%s%s)",
+			(unsigned long long)w.rec, (unsigned long long)w.entries, q.flags,
+			q.flags & (NTFS_QUOTA_TRACKING | NTFS_QUOTA_ENFORCING |
+					NTFS_QUOTA_TRACKING_REQUESTED) ? "tracked" : "not tracked",
+			q.flags & NTFS_QUOTA_OUT_OF_DATE ? ", out of date" : "");
 }

@@ -701,7 +701,9 @@ static int ntfs_shift_range(struct inode *inode, int mode, loff_t pos, loff_t le
 	inode_dio_wait(inode);
 	/*
 	 * Everything from the page holding @pos on moves: a cluster smaller
-	 * than a page would leave that page cached with its tail zeroed.
+	 * than a page would leave that page cached with its tail zeroed.  A
+	 * large folio across it is clean once written back: the truncation
+	 * splits it or drops it whole.
 	 */
 	err = filemap_write_and_wait_range(inode->i_mapping, round_down(pos, PAGE_SIZE),
 					   LLONG_MAX);
@@ -871,6 +873,13 @@ static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
 
 	sb_start_pagefault(inode->i_sb);
 	file_update_time(vmf->vma->vm_file);
+	/*
+	 * Held off while a hole is punched or a range moves: a folio dirtied
+	 * between their writeback and their truncation would be written over
+	 * clusters given back or moved (a large folio the page cache fails
+	 * to split stays cached when dirty).
+	 */
+	filemap_invalidate_lock_shared(inode->i_mapping);
 	/* The valid size below must be the file's, not one delayed data left behind. */
 	if (ntfs_check_writable(inode) || NTFS_I(inode)->stream.resident ||
 	    ntfs_delay_settle(inode))
@@ -881,6 +890,7 @@ static vm_fault_t ntfs_page_mkwrite(struct vm_fault *vmf)
 		ret = ntfs_fault_extend_valid(inode, to);
 	if (!ret)
 		ret = iomap_page_mkwrite(vmf, &ntfs_write_iomap_ops);
+	filemap_invalidate_unlock_shared(inode->i_mapping);
 	sb_end_pagefault(inode->i_sb);
 	return ret;
 }

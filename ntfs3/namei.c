@@ -10,6 +10,7 @@
 
 #include <linux/exportfs.h>
 #include <linux/fs.h>
+#include <linux/pagemap.h>
 #include <linux/posix_acl.h>
 #include <linux/slab.h>
 
@@ -182,6 +183,27 @@ static void ntfs_set_times(struct inode *inode, const struct ntfs_std_info *si)
 
 static struct lock_class_key ntfs_dir_invalidate_key;
 
+/*
+ * Large folios for the page cache of plain user files, resident ones too
+ * (most files start resident and move out as they grow, and the flag must
+ * be set before the first folio is cached): fewer folios to allocate, map,
+ * dirty and write back per byte.  Every path that fills or empties a
+ * file's page cache goes by folio_pos()/folio_size() and blocks (see
+ * "Large folios" in docs/design/ntfs3.md).  Compressed streams keep
+ * single pages: a unit's pages are filled from one decompression, one
+ * page at a time.  Metafiles, directories and the streams the driver
+ * reads for itself keep them too: their readers go a page at a time and
+ * gain nothing.
+ */
+static void ntfs_set_folio_orders(struct inode *inode)
+{
+	const struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+
+	if (S_ISREG(inode->i_mode) && !ntfs_is_metafile(inode) && !ns->compressed &&
+	    !ns->encrypted)
+		mapping_set_large_folios(inode->i_mapping);
+}
+
 static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 			    const struct ntfs_inode_scan *s)
 {
@@ -270,6 +292,8 @@ static int ntfs_setup_inode(struct inode *inode, const struct ntfs_recset *rs,
 		ntfs_apply_wsl_ea(inode, rs);
 	else
 		cache_no_acl(inode);
+	/* After the WSL EAs: they may make it a symlink or a device. */
+	ntfs_set_folio_orders(inode);
 	if (sbi->opt.sys_immutable && (ni->attributes & FILE_ATTRIBUTE_SYSTEM) &&
 	    ni->record >= NTFS_FIRST_USER_INO)
 		inode->i_flags |= S_IMMUTABLE;

@@ -354,12 +354,14 @@ static int ntfs_map_blocks(struct iomap_writepage_ctx *wpc, struct inode *inode,
 	down_read(&ns->run_lock);
 	run = ns->resident ? NULL : ntfs_run_lookup(ns->runs, ns->nr_runs, vcn);
 	/*
-	 * Blocks smaller than a page keep their dirty state in the folio
-	 * when a truncation or a punched hole takes their clusters (the
-	 * page cache zeroes them): a hole then reads as what they hold, and
-	 * nothing is written for them.
+	 * Blocks smaller than a folio keep their dirty state in it when a
+	 * truncation or a punched hole takes their clusters and the folio
+	 * stays (the page cache zeroes them, and a large folio it cannot
+	 * split stays whole): a hole then reads as what they hold, and
+	 * nothing is written for them.  Only such mappings skip holes.
 	 */
-	if (run && run->lcn == NTFS_LCN_HOLE && i_blocksize(inode) < PAGE_SIZE) {
+	if (run && run->lcn == NTFS_LCN_HOLE &&
+	    i_blocksize(inode) < mapping_max_folio_size(inode->i_mapping)) {
 		wpc->iomap.flags = 0;
 		ntfs_iomap_hole(&wpc->iomap, vcn << cb, (run->vcn + run->len - vcn) << cb);
 		up_read(&ns->run_lock);

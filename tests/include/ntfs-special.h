@@ -42,7 +42,12 @@ static inline int hx_disk_of(const char *name, char *dev, size_t len)
 		p[strcspn(p, "'")] = 0;
 		for (tok = strtok(p, " "); tok; tok = strtok(NULL, " "), i++) {
 			if (!strcmp(tok, name)) {
-				snprintf(dev, len, "/dev/vd%c", 'a' + i);
+				/* vda..vdz, then vdaa..: as virtio_blk names them */
+				if (i < 26)
+					snprintf(dev, len, "/dev/vd%c", 'a' + i);
+				else
+					snprintf(dev, len, "/dev/vd%c%c", 'a' + i / 26 - 1,
+						 'a' + i % 26);
 				fclose(f);
 				return 0;
 			}

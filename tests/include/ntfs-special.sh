@@ -5,28 +5,15 @@
 # shellcheck shell=sh
 . /hx/env
 SPECIAL_META=/ntfs-images/special.meta
-
-# disk_of NAME: /dev/vdX of the disk named NAME in HX_DISK_NAMES.
-disk_of() {
-	_want=$1
-	set -- a b c d e f g h i j k l m n o p q r s t u v w x y z
-	for _n in $HX_DISK_NAMES; do
-		if [ "$_n" = "$_want" ]; then
-			echo "/dev/vd$1"
-			return 0
-		fi
-		shift
-	done
-	return 1
-}
+. /tests/include/disks.sh
 
 # vol_dev VOLUME: the block device of a special volume.
 vol_dev() {
 	if [ "$1" = 4k ]; then
-		disk_of special-4k
+		disk_dev special-4k
 		return
 	fi
-	_d=$(disk_of special) || return 1
+	_d=$(disk_dev special) || return 1
 	for _u in /sys/class/block/"${_d#/dev/}"*/uevent; do
 		if grep -qx "PARTNAME=$1" "$_u" 2>/dev/null; then
 			echo "/dev/$(sed -n 's/^DEVNAME=//p' "$_u")"

@@ -40,6 +40,7 @@
 # failures ("tmpfs reference: ..."), which mean the test itself is wrong.
 . /tests/include/tap.sh
 . /hx/env
+. /tests/include/disks.sh
 [ ! -f /ntfs-write/env ] || . /ntfs-write/env
 DRIVER=${NTFS_WRITE_DRIVER:-ours}
 case $DRIVER in
@@ -58,17 +59,6 @@ WHERE=ref
 use_driver() {
 	rmmod ntfs3 2>/dev/null
 	insmod "/lib/modules/$1/ntfs3.ko"
-}
-
-find_disk() {	# NAME: its /dev/vdX
-	set -- "$1" a b c d e f g h i j k l m n o p q r s t u v w x y z
-	_want=$1
-	shift
-	for _n in $HX_DISK_NAMES; do
-		[ "$_n" = "$_want" ] && { echo "/dev/vd$1"; return 0; }
-		shift
-	done
-	return 1
 }
 
 on_volume() {
@@ -313,7 +303,7 @@ run_workload() {
 	echo "# expected tree: $(wc -l <"$OUT/$NAME.manifest") objects, $(wc -l <"$OUT/$NAME.xattrs") user.* xattrs"
 
 	# 2. the volume
-	dev=$(find_disk "write-$NAME") || {
+	dev=$(disk_dev "write-$NAME") || {
 		check "disk write-$NAME is attached" false
 		return 1
 	}

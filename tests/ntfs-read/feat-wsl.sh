@@ -102,7 +102,7 @@ all_are() {
 }
 
 run() {
-	dev=$(disk_of blank) || { echo "# no disk named blank"; return 1; }
+	dev=$(disk_dev blank) || { echo "# no disk named blank"; return 1; }
 	cp "$dev" "$IMG" || return 1
 	loop=$(losetup -f) && losetup "$loop" "$IMG" || return 1
 	mkdir -p "$MNT"

@@ -16,7 +16,7 @@
 WALK=/tests/tools/walk
 MNT=/mnt/intree-written
 
-find_disk() {	# NAME: its /dev/vdX
+disk_dev() {	# NAME: its /dev/vdX
 	set -- a b c d e f g h i j k l m n o p
 	for n in $HX_DISK_NAMES; do
 		[ "$n" = "$NAME" ] && { echo "/dev/vd$1"; return 0; }
@@ -156,7 +156,7 @@ ours_lists_empty() {	# DIR
 
 run() {
 	NAME=blank
-	dev=$(find_disk) || { echo "# no disk named blank"; return 1; }
+	dev=$(disk_dev) || { echo "# no disk named blank"; return 1; }
 	cp "$dev" /tmp/intree.img || return 1
 	loop=$(losetup -f) && losetup "$loop" /tmp/intree.img || return 1
 	mkdir -p "$MNT"

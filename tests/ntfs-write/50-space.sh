@@ -68,7 +68,7 @@ workload() {
 run_workload space
 # after a remount, read-only: the same count again
 WHERE=vol
-if [ -f "$OUT/space.free-before" ] && dev=$(find_disk write-space); then
+if [ -f "$OUT/space.free-before" ] && dev=$(disk_dev write-space); then
 	use_driver "$DRIVER"
 	if check "$DRIVER mounts it once more (read-only) for the free count" \
 		mount -t ntfs3 -o "ro,$OPTS" "$dev" "$MNT"; then

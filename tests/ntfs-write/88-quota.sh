@@ -37,7 +37,7 @@ run_workload quota
 
 # malformed_quota: the volume whose $Q cannot be used still takes changes.
 malformed_quota() {
-	bad=$(find_disk write-quota-bad) || {
+	bad=$(disk_dev write-quota-bad) || {
 		check "disk write-quota-bad is attached" false
 		return
 	}

@@ -14,7 +14,7 @@
 
 workload() {
 	d=$1
-	src=$(find_disk untar-src) || {
+	src=$(disk_dev untar-src) || {
 		report 1 "the source tree's disk (untar-src) is attached"
 		return
 	}

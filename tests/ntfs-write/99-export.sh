@@ -4,7 +4,7 @@
 # scripts/test/ntfs-write-verify.sh finds it after the boot to check the
 # written volumes on the host with ntfs-3g and fsck.ntfs3.
 . /tests/include/ntfs-write.sh
-dev=$(find_disk write-out)
+dev=$(disk_dev write-out)
 check "disk write-out is attached" test -n "$dev"
 if [ -n "$dev" ]; then
 	echo "# $(ls "$OUT" | wc -l) files: $(ls "$OUT" | tr '\n' ' ' | cut -c1-300)"

@@ -21,8 +21,10 @@
  *
  * A list is kept resident while the base record holds it and moves to
  * clusters when it does not; a non-resident list is rewritten to new
- * clusters at each change (ntfs_store_value()).  Streams, indexes and EAs
- * are changed only where they live in the base record (ntfs_rec_lookup()).
+ * clusters at each change (ntfs_store_value()).  Index roots and EAs are
+ * changed in the base record: one that a list placed in an extension
+ * record moves home first (ntfs_file_bring_home()); streams are changed
+ * wherever their extents are.
  */
 
 #include <linux/sched/signal.h>
@@ -409,38 +411,6 @@ static int ntfs_rec_elsewhere(struct ntfs_sb *sbi, void *rec, u32 type, const __
 }
 
 /**
- * ntfs_rec_lookup() - Find an attribute of a file in its base record
- * @sbi:	the volume
- * @rec:	the base record, fixed up, its attributes checked
- * @type:	attribute type
- * @name:	UTF-16 name, NULL for none
- * @name_len:	units in @name
- *
- * As ntfs_rec_find(), but a file whose attribute list places (a part of)
- * that attribute in an extension record cannot have it changed through
- * the base record alone: that is not supported yet.
- *
- * Return: the attribute, NULL when the file has none, ERR_PTR(-EOPNOTSUPP)
- * (reported) when it lives elsewhere, ERR_PTR(-EIO) for a damaged list.
- */
-struct ntfs_attr *ntfs_rec_lookup(struct ntfs_sb *sbi, void *rec, u32 type,
-				  const __le16 *name, u8 name_len)
-{
-	struct ntfs_record *r = rec;
-	int err = ntfs_rec_elsewhere(sbi, rec, type, name, name_len);
-
-	if (err < 0)
-		return ERR_PTR(err);
-	if (err) {
-		ntfs_err_ratelimited(sbi->sb, le32_to_cpu(r->record_number),
-				     "attribute 0x%x in an extension record: changing it is not supported yet",
-				     type);
-		return ERR_PTR(-EOPNOTSUPP);
-	}
-	return ntfs_rec_find(rec, type, name, name_len);
-}
-
-/**
  * ntfs_rec_check() - Check every attribute header of a record before a change
  * @sbi:	the volume
  * @rec:	the record, as ntfs_trans_record() returned it
@@ -730,15 +700,16 @@ static struct ntfs_attr *ntfs_xrec_copy(const struct ntfs_arec_ctx *c, void *to,
 	struct ntfs_attr *n;
 	__le16 instance;
 
-	if (a->non_resident) {
-		body = le16_to_cpu(a->nr.mp_offset);
-		if (hdr != NTFS_AREC_NONRES && hdr != NTFS_AREC_NONRES_C)
-			return ERR_PTR(-EINVAL);
-	} else {
-		body = le16_to_cpu(a->r.value_offset);
-		if (hdr != NTFS_AREC_RESIDENT)
-			return ERR_PTR(-EINVAL);
-	}
+	body = le16_to_cpu(a->non_resident ? a->nr.mp_offset : a->r.value_offset);
+	/*
+	 * The name offset of an unnamed attribute means nothing (the in-tree
+	 * driver leaves it 0): its header ends where its body starts.
+	 */
+	if (!a->name_length)
+		hdr = body;
+	if (a->non_resident ? hdr != NTFS_AREC_NONRES && hdr != NTFS_AREC_NONRES_C :
+			      hdr != NTFS_AREC_RESIDENT)
+		return ERR_PTR(-EINVAL);
 	if (body != ALIGN(hdr + 2 * a->name_length, 8) || body > len)
 		return ERR_PTR(-EINVAL);
 	n = ntfs_arec_insert(c, to, le32_to_cpu(a->type), a->name_length ? name : NULL,
@@ -1263,6 +1234,106 @@ struct ntfs_attr *ntfs_file_rehome(struct ntfs_trans *t, struct ntfs_record *bas
 		return ERR_PTR(err);
 	*where = to;
 	return ntfs_arec_by_instance(&c, to, instance) ?: ERR_PTR(-EIO);
+}
+
+/* The attribute of record @rec with @instance, or -EIO when it is gone. */
+static struct ntfs_attr *ntfs_xrec_by_instance(struct ntfs_trans *t, struct ntfs_record *rec,
+					       u16 instance)
+{
+	struct ntfs_arec_ctx c;
+
+	ntfs_rec_ctx(t->sbi, &c);
+	return ntfs_arec_by_instance(&c, rec, instance) ?: ERR_PTR(-EIO);
+}
+
+/*
+ * Whether the attribute (@type, @name) is one piece, as only those are
+ * moved: -EOPNOTSUPP (reported) for one in several extents.
+ */
+static int ntfs_xrec_one_piece(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+			       u32 type, const __le16 *name, u8 name_len)
+{
+	struct ntfs_xent *xs;
+	unsigned int n;
+	int err;
+
+	err = ntfs_file_extents(t, base, type, name, name_len, &xs, &n);
+	if (err)
+		return err;
+	kvfree(xs);
+	if (n == 1)
+		return 0;
+	ntfs_err_ratelimited(t->sbi->sb, base_nr,
+			     "attribute 0x%x in %u extents: changing it is not supported yet",
+			     type, n);
+	return -EOPNOTSUPP;
+}
+
+/**
+ * ntfs_file_bring_home() - Move an attribute that the list places elsewhere into the base record
+ * @t:		the transaction
+ * @base:	the file's base record
+ * @base_nr:	its number
+ * @type:	attribute type
+ * @name:	its name (exact), NULL for none
+ * @name_len:	units in @name
+ *
+ * Indexes and EAs are edited in the base record (index.c, xattr.c), but
+ * Windows and the other drivers may have put a directory's $INDEX_ROOT or
+ * $BITMAP, or a file's $EA, into an extension record when the base
+ * record was full.  Before such an attribute is changed, it moves into
+ * the base record (names make the room, as for a new attribute); its list
+ * entry follows it, and the extension record is freed when it is left
+ * empty.  A file without a list, or with the attribute at home, is not
+ * touched.
+ *
+ * Return: 0, -EOPNOTSUPP (reported) for an attribute in several extents,
+ * -ENOSPC when the base record cannot make the room, -EINVAL for an
+ * attribute laid out otherwise than this driver writes them, -EIO,
+ * -ENOMEM.  On an error the transaction must be aborted.
+ */
+int ntfs_file_bring_home(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+			 u32 type, const __le16 *name, u8 name_len)
+{
+	struct ntfs_attr *a, *home;
+	struct ntfs_record *rec;
+	struct ntfs_arec_ctx c;
+	u16 instance;
+	u64 rec_nr;
+	int err;
+
+	err = ntfs_rec_elsewhere(t->sbi, base, type, name, name_len);
+	if (err <= 0)
+		return err;
+	err = ntfs_rec_check(t->sbi, base, base_nr);
+	if (!err)
+		err = ntfs_xrec_one_piece(t, base, base_nr, type, name, name_len);
+	if (err)
+		return err;
+	a = ntfs_file_find(t, base, base_nr, type, name, name_len, &rec, &rec_nr);
+	if (IS_ERR_OR_NULL(a))
+		return a ? PTR_ERR(a) : -EIO;
+	instance = le16_to_cpu(a->instance);
+	/* Names moving out may land in @rec, before @a: find it again. */
+	err = ntfs_file_make_room(t, base, base_nr, le32_to_cpu(a->length));
+	if (err)
+		return err;
+	a = ntfs_xrec_by_instance(t, rec, instance);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
+	ntfs_rec_ctx(t->sbi, &c);
+	home = ntfs_xrec_copy(&c, base, a);
+	if (IS_ERR(home))
+		return PTR_ERR(home);
+	instance = le16_to_cpu(home->instance);
+	/* The list entry is replaced by one of the same length. */
+	err = ntfs_file_drop(t, base, rec, rec_nr, a);
+	if (err)
+		return err;
+	home = ntfs_xrec_by_instance(t, base, instance);
+	if (IS_ERR(home))
+		return PTR_ERR(home);
+	return ntfs_xlist_enter(t, base, ntfs_xrec_ref(base, base_nr), home);
 }
 
 /**

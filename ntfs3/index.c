@@ -894,24 +894,21 @@ found:
 }
 
 /*
- * The index root and bitmap must live in the base record, where they are
- * edited (an attribute list of a large directory may place them
- * elsewhere; changing those is not supported yet): -EOPNOTSUPP, reported.
- * The index allocation is a stream: attrib.c changes it wherever its
- * extents are.
+ * The index root and bitmap are edited in the base record: an attribute
+ * list of a large directory may have placed them elsewhere, and they move
+ * home first.  The index allocation is a stream: attrib.c changes it
+ * wherever its extents are.
  */
-static int ntfs_itree_check_home(struct ntfs_itree *tr)
+static int ntfs_itree_bring_home(struct ntfs_itree *tr)
 {
 	static const u32 types[] = { NTFS_AT_INDEX_ROOT, NTFS_AT_BITMAP };
-	struct ntfs_attr *a;
 	unsigned int i;
+	int err = 0;
 
-	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		a = ntfs_rec_lookup(tr->sbi, tr->rec, types[i], tr->name, tr->name_len);
-		if (IS_ERR(a))
-			return PTR_ERR(a);
-	}
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(types) && !err; i++)
+		err = ntfs_file_bring_home(tr->t, tr->rec, tr->ni->record, types[i],
+					   tr->name, tr->name_len);
+	return err;
 }
 
 /*
@@ -931,7 +928,7 @@ static int ntfs_itree_fetch(struct ntfs_itree *tr)
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	tr->rec = r;
-	err = ntfs_itree_check_home(tr);
+	err = ntfs_itree_bring_home(tr);
 	if (!err)
 		err = ntfs_itree_root(tr, false);
 	if (!err && old && old->index_length != tr->lvl[0].h->index_length)
@@ -2161,7 +2158,7 @@ static struct ntfs_itree *ntfs_itree_start(struct ntfs_trans *t, struct inode *d
 		ntfs_itree_end(tr);
 		return ERR_PTR(err);
 	}
-	err = ntfs_itree_check_home(tr);
+	err = ntfs_itree_bring_home(tr);
 	if (err) {
 		ntfs_itree_end(tr);
 		return ERR_PTR(err);

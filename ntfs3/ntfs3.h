@@ -624,9 +624,9 @@ struct ntfs_attr *ntfs_recset_next(const struct ntfs_recset *rs, struct ntfs_rec
  * extrec.c: a file's records in a transaction (under ni_lock).  Insert
  * and remove attributes through ntfs_rec_insert()/ntfs_rec_add() and
  * ntfs_rec_drop() (base record) or ntfs_file_add()/ntfs_file_drop() (any
- * record), which keep an attribute list in step; look up what will be
- * changed in the base record with ntfs_rec_lookup().  ntfs_rec_find() is
- * attrrec.c's (attrrec.h).
+ * record), which keep an attribute list in step; an index root or EA
+ * that the list placed elsewhere comes home before it is changed
+ * (ntfs_file_bring_home()).  ntfs_rec_find() is attrrec.c's (attrrec.h).
  */
 struct ntfs_attr *ntfs_rec_find(void *rec, u32 type, const __le16 *name, u8 name_len);
 struct ntfs_arec_ctx;
@@ -637,13 +637,13 @@ struct ntfs_attr *ntfs_rec_add(struct ntfs_trans *t, void *rec, u32 type, const 
 struct ntfs_attr *ntfs_rec_insert(struct ntfs_trans *t, void *rec, u32 type,
 				  const __le16 *name, u8 name_len, bool nonres, u32 body_len);
 int ntfs_rec_drop(struct ntfs_trans *t, void *rec, struct ntfs_attr *a);
-struct ntfs_attr *ntfs_rec_lookup(struct ntfs_sb *sbi, void *rec, u32 type,
-				  const __le16 *name, u8 name_len);
 void ntfs_fwalk_start(struct ntfs_fwalk *w, struct ntfs_trans *t, struct ntfs_record *base,
 		      u64 base_nr);
 struct ntfs_attr *ntfs_fwalk_next(struct ntfs_fwalk *w);
 void ntfs_fwalk_end(struct ntfs_fwalk *w);
 int ntfs_file_make_room(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr, u32 need);
+int ntfs_file_bring_home(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,
+			 u32 type, const __le16 *name, u8 name_len);
 int ntfs_file_fits(struct ntfs_trans *t, struct ntfs_record *base, u32 body_len);
 int ntfs_store_value(struct ntfs_trans *t, void *rec, struct ntfs_attr *a, const void *buf,
 		     u32 len, u32 room);

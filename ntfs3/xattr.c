@@ -580,7 +580,7 @@ static int ntfs_ea_store(struct ntfs_trans *t, struct ntfs_record *r, u64 nr,
 /*
  * The base record of @inode in @t, ready for an $EA change, and a copy
  * of its $EA value in *@old (NULL, 0: none; kfree() it).  EAs that a
- * file's attribute list places in an extension record are not changed yet.
+ * file's attribute list placed in an extension record move home first.
  */
 static struct ntfs_record *ntfs_ea_record(struct ntfs_trans *t, struct inode *inode,
 					  void **old, u32 *old_len)
@@ -598,11 +598,12 @@ static struct ntfs_record *ntfs_ea_record(struct ntfs_trans *t, struct inode *in
 	err = ntfs_rec_check(t->sbi, r, ni->record);
 	if (err)
 		return ERR_PTR(err);
-	a = ntfs_rec_lookup(t->sbi, r, NTFS_AT_EA_INFO, NULL, 0);
-	if (!IS_ERR(a))
-		a = ntfs_rec_lookup(t->sbi, r, NTFS_AT_EA, NULL, 0);
-	if (IS_ERR(a))
-		return ERR_CAST(a);
+	err = ntfs_file_bring_home(t, r, ni->record, NTFS_AT_EA_INFO, NULL, 0);
+	if (!err)
+		err = ntfs_file_bring_home(t, r, ni->record, NTFS_AT_EA, NULL, 0);
+	if (err)
+		return ERR_PTR(err);
+	a = ntfs_rec_find(r, NTFS_AT_EA, NULL, 0);
 	if (!a)
 		return r;
 	size = a->non_resident ? le64_to_cpu(a->nr.data_size) : le32_to_cpu(a->r.value_length);

@@ -6,7 +6,10 @@
 # data appended and cut, an xattr set), all but a few removed after a
 # remount; then a file that the other driver gave 15 names (its own
 # layout of records and list) renamed, unlinked and linked by the driver
-# under test.  Frame: tests/include/ntfs-write.sh.
+# under test; last a file whose base record the other driver filled with
+# names before it set an xattr, so that its $EA went to an extension
+# record: the driver under test changes the EAs (xattrs, chmod) there.
+# Frame: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
 # Long names: each $FILE_NAME takes about 180 bytes of a record.
@@ -67,6 +70,39 @@ workload() {
 	x OK "renames one into many/" rename "$d/theirs/$PAD-6" "$d/many/from-theirs"
 	x OK "links one more" link "$d/theirs/g" "$d/theirs/new-link"
 	is 11 "its link count is 11" stat -c %h "$d/theirs/g"
+	their_ea "$d"
+}
+
+# An EA outside the base record (in-tree ntfs3 puts a new attribute into
+# an extension record when the base record has no room): ours moves it
+# home before changing it (ntfs_file_bring_home()).
+their_ea() {
+	x OK "mkdir ea" mkdir "$1/ea"
+	remount_with "$OTHER"
+	x OK "a file for the other driver's EA" pwrite "$1/ea/h" 0 3000 44
+	v "14 links made by the other driver" links "$1/ea/h" "$1/ea" 1 14
+	x OK "the other driver sets a 600-byte user.big" \
+		setxattr "$1/ea/h" user.big "$("$FSOPS" name big 200)"
+	remount_with "$DRIVER"
+	if on_volume && [ "$OTHER" = intree ]; then
+		is no "the other driver put the \$EA outside the base record" ea_home "$1/ea/h"
+	fi
+	x OK "the driver under test adds user.small" setxattr "$1/ea/h" user.small "small"
+	x OK "changes user.big" setxattr "$1/ea/h" user.big "$("$FSOPS" name BIG 150)"
+	v "chmod 0640" chmod 0640 "$1/ea/h"
+	v "removes 7 of its names" unlinks "$1/ea" 1 1 7
+	remount
+	is 640 "the mode is 0640 after a remount" stat -c %a "$1/ea/h"
+	is 8 "its link count is 8" stat -c %h "$1/ea/h"
+	ours_is yes "ours moved the \$EA into the base record" ea_home "$1/ea/h"
+}
+
+# ea_home FILE: "yes" when the base record of FILE holds an $EA (0xe0).
+ea_home() {
+	case " $("$FSOPS" rectypes "$dev" "$(stat -c %i "$1")") " in
+	*" e0 "*) echo yes ;;
+	*) echo no ;;
+	esac
 }
 
 run_workload links

@@ -466,44 +466,26 @@ space() {
 	echo "#   free $5 -> $7 bytes, \$MFT $6 -> $8 bytes"
 }
 
-# quota NAME IMG BLANK DRIVER: $Extend\$Quota:$Q of IMG is BLANK's, but for
-# the out-of-date flag of the defaults entry, set exactly when BLANK tracks
-# quotas (docs/design/ntfs3.md, "$Extend after this driver wrote").  The
-# in-tree driver's result is shown, not judged; a volume without a
-# readable $Q (NTFS 1.2) is said so.
-quota() {
+# extend_file WHAT NAME IMG BLANK DRIVER CLAIM: judge one $Extend file of
+# IMG against the blank volume BLANK with scripts/test/ntfs-WHAT.py check,
+# as the design says ("$Extend after this driver wrote"): "quota" checks
+# that $Quota:$Q is BLANK's but for the out-of-date flag of the defaults
+# entry, set exactly when BLANK tracks quotas; "usnjrnl" that a change
+# journal was stamped (a new id, the size of $J as the lowest valid USN).
+# Exit 2 means the volume has no such file (NTFS 1.2, or mkntfs made no
+# journal): said, not judged; so is the in-tree driver's result.
+extend_file() {
 	_j=
-	[ "$4" != intree ] || _j=--unjudged
+	[ "$5" != intree ] || _j=--unjudged
 	_rc=0
-	python3 "$S/test/ntfs-quota.py" check "$3" "$2" $_j </dev/null >"$DIR/host/$1.quota" 2>&1 || _rc=$?
+	python3 "$S/test/ntfs-$1.py" check "$4" "$3" $_j </dev/null >"$DIR/host/$2.$1" 2>&1 || _rc=$?
 	if [ $_rc = 2 ]; then
-		echo "# $1: $(tail -n 1 "$DIR/host/$1.quota")"
-	elif [ "$4" = intree ]; then
-		echo "# $1 (intree wrote it): \$Q: $(tail -n 1 "$DIR/host/$1.quota")"
+		echo "# $2: $(tail -n 1 "$DIR/host/$2.$1")"
+	elif [ "$5" = intree ]; then
+		echo "# $2 (intree wrote it): $1: $(tail -n 1 "$DIR/host/$2.$1")"
 	else
-		check "$1 ($4 wrote it): \$Quota:\$Q as blank, out of date exactly when quotas are tracked" \
-			test $_rc = 0
-		sed 's/^/#   /' "$DIR/host/$1.quota"
-	fi
-}
-
-# usnjrnl NAME IMG BLANK DRIVER: when BLANK has a change journal, IMG's
-# was stamped (a new id, the size of $J as the lowest valid USN) as the
-# design says ("$Extend after this driver wrote"); the in-tree driver's
-# result is shown, not judged.
-usnjrnl() {
-	_j=
-	[ "$4" != intree ] || _j=--unjudged
-	_rc=0
-	python3 "$S/test/ntfs-usnjrnl.py" check "$3" "$2" $_j </dev/null >"$DIR/host/$1.usnjrnl" 2>&1 || _rc=$?
-	if [ $_rc = 2 ]; then
-		return 0	# no journal (mkntfs makes none)
-	elif [ "$4" = intree ]; then
-		echo "# $1 (intree wrote it): \$UsnJrnl: $(tail -n 1 "$DIR/host/$1.usnjrnl")"
-	else
-		check "$1 ($4 wrote it): \$UsnJrnl stamped: a new journal id, \$J's size the lowest valid USN" \
-			test $_rc = 0
-		sed 's/^/#   /' "$DIR/host/$1.usnjrnl"
+		check "$2 ($5 wrote it): $6" test $_rc = 0
+		sed 's/^/#   /' "$DIR/host/$2.$1"
 	fi
 }
 
@@ -545,8 +527,10 @@ verify() {
 				test $rc = 0
 			[ $rc = 0 ] || head -n 6 "$DIR/host/$n.dupinfo" | sed 's/^/#   /'
 		fi
-		quota "$n" "$img" "$blank" "$drv"
-		usnjrnl "$n" "$img" "$blank" "$drv"
+		extend_file quota "$n" "$img" "$blank" "$drv" \
+			"\$Quota:\$Q as blank, out of date exactly when quotas are tracked"
+		extend_file usnjrnl "$n" "$img" "$blank" "$drv" \
+			"\$UsnJrnl stamped: a new journal id, \$J's size the lowest valid USN"
 		if ( listing "$img" "$DIR/host/$n" ) </dev/null >"$DIR/host/$n.err" 2>&1; then
 			check "$n ($drv wrote it), ntfs-3g: every name, type, size, SHA-256, link count and symlink target as written" \
 				same "$exp.manifest" "$DIR/host/$n.manifest"

@@ -282,6 +282,56 @@ int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr)
 	return err;
 }
 
+/* Whether record @nr lies in $MFT's first run, readable from record 0 alone. */
+static bool ntfs_mft_first_run_holds(struct ntfs_sb *sbi, u64 nr)
+{
+	struct ntfs_stream *ns = &NTFS_I(sbi->mft)->stream;
+	bool ok;
+
+	down_read(&ns->run_lock);
+	ok = ns->nr_runs && !ns->runs[0].vcn && ns->runs[0].lcn >= 0 &&
+	     ((nr + 1) << sbi->record_bits) <= (ns->runs[0].len << sbi->cluster_bits);
+	up_read(&ns->run_lock);
+	return ok;
+}
+
+/**
+ * ntfs_alloc_mft_xrecord() - Take a record kept for $MFT's own extents
+ * @t:		the transaction (abort gives it back); caller holds mft_lock
+ * @nr:		set to the record number
+ *
+ * When $MFT's runs outgrow record 0, its later extents go to extension
+ * records, found through its attribute list.  A reader must find them
+ * before it knows where the rest of $MFT is, so they come from records
+ * 16-23 (kept free for this, as Windows does), which lie in $MFT's first
+ * run.  The caller formats it with ntfs_trans_new_record().
+ *
+ * Return: 0, -ENOSPC when all eight are taken (or not in the first run),
+ * -EIO, -ENOMEM, -EINTR.
+ */
+int ntfs_alloc_mft_xrecord(struct ntfs_trans *t, u64 *nr)
+{
+	struct ntfs_sb *sbi = t->sbi;
+	u64 found, n;
+	int err;
+
+	lockdep_assert_held(&sbi->mft_lock);
+	err = ntfs_find_clear(sbi->mft_bitmap, NTFS_FIRST_USER_INO, NTFS_FIRST_FREE_RECORD, 1,
+			      &found, &n);
+	if (!err && (found >= NTFS_FIRST_FREE_RECORD || !ntfs_mft_first_run_holds(sbi, found)))
+		err = -ENOSPC;
+	if (!err)
+		err = ntfs_trans_note_bits(t, true, false, found, 1);
+	if (!err) {
+		err = ntfs_stream_change_bits(sbi->mft_bitmap, found, 1, true);
+		if (err)
+			t->nr_bits--;
+	}
+	if (!err)
+		*nr = found;
+	return err;
+}
+
 /**
  * ntfs_free_record() - Free an MFT record when the transaction commits
  * @t:		the transaction

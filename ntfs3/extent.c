@@ -185,9 +185,6 @@ static int ntfs_xstore_from(struct ntfs_xstore *s, struct ntfs_xent *x)
 	room = ntfs_arec_free(&s->c, rec) + le32_to_cpu(a->length) - le16_to_cpu(a->nr.mp_offset);
 	if (used <= room)
 		return ntfs_xstore_put(s, rec, a, vcn, s->end);
-	/* New extension records for $MFT would come from $MFT itself. */
-	if (s->base_nr == NTFS_MFT_INO)
-		return -ENOSPC;
 	if (rec == s->base)
 		room -= min_t(size_t, room, ntfs_file_list_reserve(s->t, s->base));
 	w = ntfs_runs_fit(s->runs, s->nr, vcn, s->end, room);
@@ -196,6 +193,9 @@ static int ntfs_xstore_from(struct ntfs_xstore *s, struct ntfs_xent *x)
 	 * extension record: the extent moves to another record (@x follows).
 	 */
 	if (w == vcn) {
+		/* $MFT's first extent stays in record 0, where readers start. */
+		if (s->base_nr == NTFS_MFT_INO && rec == s->base)
+			return -ENOSPC;
 		a = rec == s->base ?
 		    ntfs_file_move_out(s->t, s->base, s->base_nr, a, &rec, &near) :
 		    ntfs_file_rehome(s->t, s->base, s->base_nr, rec, x->nr, a, &rec, &near);
@@ -281,8 +281,8 @@ static int ntfs_xstore_list(struct ntfs_xstore *s, const struct ntfs_xent *first
  * may have moved inside its record or out of the base record: *@first
  * says where it is then.
  *
- * Return: 0; -ENOSPC when no MFT record is left for a new extent (or
- * $MFT's own stream would need one); -EIO for extents that are not where
+ * Return: 0; -ENOSPC when no MFT record is left for a new extent ($MFT's
+ * own: records 16-23 taken); -EIO for extents that are not where
  * the list says; -ENOMEM.  On error the transaction must be aborted.
  */
 int ntfs_extents_store(struct ntfs_trans *t, struct ntfs_record *base, u64 base_nr,

@@ -672,12 +672,16 @@ int ntfs_file_drop(struct ntfs_trans *t, struct ntfs_record *base, struct ntfs_r
 	return ntfs_xrec_empty(rec) ? ntfs_xrec_free(t, rec, nr) : 0;
 }
 
-/* A new extension record of the file whose base record is @base_nr. */
+/*
+ * A new extension record of the file whose base record is @base_nr;
+ * $MFT's own come from the records kept for them.
+ */
 static struct ntfs_record *ntfs_xrec_new(struct ntfs_trans *t, struct ntfs_record *base,
 					 u64 base_nr, u64 *nr)
 {
 	struct ntfs_record *r;
-	int err = ntfs_alloc_record(t, nr);
+	int err = base_nr == NTFS_MFT_INO ? ntfs_alloc_mft_xrecord(t, nr) :
+					   ntfs_alloc_record(t, nr);
 
 	if (err)
 		return ERR_PTR(err);
@@ -954,6 +958,9 @@ static int ntfs_xrec_make_list(struct ntfs_trans *t, struct ntfs_record *base, u
 	if (IS_ERR(a))
 		return PTR_ERR(a);
 	need = ALIGN(NTFS_AREC_RESIDENT + need, 8);
+	/* Record 0 keeps all its attributes: readers need them to find $MFT. */
+	if (base_nr == NTFS_MFT_INO && ntfs_arec_free(&c, base) < need)
+		return -ENOSPC;
 	while (ntfs_arec_free(&c, base) < need) {
 		err = ntfs_xrec_move_one(t, base, x, x_nr, false, streams);
 		if (err)

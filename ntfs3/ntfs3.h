@@ -608,6 +608,7 @@ int ntfs_alloc_clusters(struct ntfs_trans *t, u64 hint, u64 want, struct ntfs_ru
 int ntfs_free_clusters(struct ntfs_trans *t, u64 lcn, u64 len);
 int ntfs_find_free_record(struct ntfs_sb *sbi, u64 *nr);
 int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr);
+int ntfs_alloc_mft_xrecord(struct ntfs_trans *t, u64 *nr);
 int ntfs_free_record(struct ntfs_trans *t, u64 nr);
 int ntfs_free_attr_clusters(struct ntfs_trans *t, u64 nr, const struct ntfs_attr *a);
 int ntfs_alloc_runs(struct ntfs_trans *t, u64 clusters, struct ntfs_run *runs, unsigned int *nr);

@@ -34,6 +34,9 @@
  *                                  allocates as it writes, clusters
  *                                  alternate between the two files)
  *   fsops punch PATH OFFSET LENGTH fallocate(PUNCH_HOLE | KEEP_SIZE)
+ *   fsops comb PATH CHUNK          the same for every other CHUNK bytes of
+ *                                  the file, from its start on (free space
+ *                                  cut into pieces of CHUNK)
  *   fsops keep PATH OFFSET LENGTH  fallocate(KEEP_SIZE)
  *   fsops collapse PATH OFFSET LENGTH  fallocate(COLLAPSE_RANGE)
  *   fsops insert PATH OFFSET LENGTH    fallocate(INSERT_RANGE)
@@ -539,6 +542,21 @@ static int rectypes(const char *dev, uint64_t nr)
 	return 0;
 }
 
+static int comb(const char *path, long long chunk)
+{
+	struct stat st;
+	long long at;
+	int fd = open(path, O_WRONLY), rc = 0;
+
+	if (fd < 0 || chunk <= 0 || fstat(fd, &st))
+		return result(-1);
+	for (at = 0; !rc && at + chunk <= st.st_size; at += 2 * chunk)
+		rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, at, chunk);
+	if (close(fd) && !rc)
+		rc = -1;
+	return result(rc);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: fsops OP ARGS... (see the source)\n");
@@ -686,6 +704,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(op, "count"))
 		return count(argv[2]);
+	if (argc == 4 && !strcmp(op, "comb"))
+		return comb(argv[2], atoll(argv[3]));
 	if (argc == 4 && !strcmp(op, "rectypes"))
 		return rectypes(argv[2], strtoull(argv[3], NULL, 0));
 	if (argc > 2) {

@@ -249,6 +249,24 @@ int ntfs_find_free_record(struct ntfs_sb *sbi, u64 *nr)
 	return err;
 }
 
+/*
+ * Set record @nr's bit in $MFT:$BITMAP, noted in @t first so that abort
+ * clears it again; a failed change takes the note back.  mft_lock held.
+ */
+static int ntfs_take_record_bit(struct ntfs_trans *t, u64 nr)
+{
+	int err;
+
+	lockdep_assert_held(&t->sbi->mft_lock);
+	err = ntfs_trans_note_bits(t, true, false, nr, 1);
+	if (err)
+		return err;
+	err = ntfs_stream_change_bits(t->sbi->mft_bitmap, nr, 1, true);
+	if (err)
+		t->nr_bits--;
+	return err;
+}
+
 /**
  * ntfs_alloc_record() - Take a free MFT record for a new file
  * @t:		the transaction (abort gives it back)
@@ -268,12 +286,7 @@ int ntfs_alloc_record(struct ntfs_trans *t, u64 *nr)
 	mutex_lock(&sbi->mft_lock);
 	err = ntfs_find_free_record(sbi, &found);
 	if (!err)
-		err = ntfs_trans_note_bits(t, true, false, found, 1);
-	if (!err) {
-		err = ntfs_stream_change_bits(sbi->mft_bitmap, found, 1, true);
-		if (err)
-			t->nr_bits--;
-	}
+		err = ntfs_take_record_bit(t, found);
 	if (!err)
 		WRITE_ONCE(sbi->next_record, found + 1);
 	mutex_unlock(&sbi->mft_lock);
@@ -321,12 +334,7 @@ int ntfs_alloc_mft_xrecord(struct ntfs_trans *t, u64 *nr)
 	if (!err && (found >= NTFS_FIRST_FREE_RECORD || !ntfs_mft_first_run_holds(sbi, found)))
 		err = -ENOSPC;
 	if (!err)
-		err = ntfs_trans_note_bits(t, true, false, found, 1);
-	if (!err) {
-		err = ntfs_stream_change_bits(sbi->mft_bitmap, found, 1, true);
-		if (err)
-			t->nr_bits--;
-	}
+		err = ntfs_take_record_bit(t, found);
 	if (!err)
 		*nr = found;
 	return err;

@@ -493,6 +493,9 @@ struct ntfs_bits {
 	bool			freed;		/* applied at commit; else taken */
 };
 
+/* $R and $O when a file goes; one spare. */
+#define NTFS_TRANS_HELD		3
+
 struct ntfs_trans {
 	struct ntfs_sb		*sbi;
 	struct list_head	blocks;
@@ -501,6 +504,9 @@ struct ntfs_trans {
 	unsigned int		cap_bits;
 	unsigned int		nofs;		/* memalloc_nofs_save() cookie */
 	bool			active;
+	/* $Extend's index files locked until the end (ntfs_trans_lock()) */
+	struct ntfs_inode	*held[NTFS_TRANS_HELD];
+	unsigned int		nr_held;
 };
 
 /* error.c */
@@ -597,6 +603,7 @@ void ntfs_bits_apply(struct ntfs_sb *sbi, const struct ntfs_bits *b, bool set);
 int ntfs_discard_clusters(struct ntfs_sb *sbi, u64 lcn, u64 len);
 int ntfs_trans_commit(struct ntfs_trans *t);
 void ntfs_trans_abort(struct ntfs_trans *t);
+int ntfs_trans_lock(struct ntfs_trans *t, struct ntfs_inode *ni, unsigned int subclass);
 void ntfs_trans_fail(struct ntfs_trans *t, int err);
 int ntfs_volume_set_flags(struct ntfs_sb *sbi, u16 set, u16 clear);
 int ntfs_volume_mark_dirty(struct ntfs_sb *sbi);

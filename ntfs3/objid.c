@@ -61,7 +61,7 @@ void ntfs_objid_index_open(struct ntfs_sb *sbi, struct inode *ext)
  * @t:		the transaction that frees the file
  * @oid:	the first 16 bytes of its $OBJECT_ID
  *
- * Takes $ObjId's ni_lock (after the file's).  An id $O does not list is
+ * Takes $ObjId's ni_lock (after the file's) until @t ends.  An id $O does not list is
  * reported and ignored: a damaged index never keeps a file from going.
  *
  * Return: 0, -ENOMEM, -EIO.
@@ -79,9 +79,10 @@ int ntfs_objid_index_del(struct ntfs_trans *t, const u8 *oid)
 	if (!ix)
 		return 0;
 	ni = NTFS_I(ix);
-	mutex_lock_nested(&ni->ni_lock, NTFS_OBJID_LOCK_CLASS);
+	err = ntfs_trans_lock(t, ni, NTFS_OBJID_LOCK_CLASS);
+	if (err)
+		return err;
 	err = ntfs_view_delete(t, ix, &ntfs_o_view, oid);
-	mutex_unlock(&ni->ni_lock);
 	if (err == -ENOENT) {
 		ntfs_err_ratelimited(sbi->sb, ni->record, "$O does not list object id %pUl",
 				     oid);

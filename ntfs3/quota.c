@@ -92,9 +92,9 @@ static int ntfs_quota_mark(struct ntfs_sb *sbi, struct inode *ix)
 	err = ntfs_trans_begin(sbi, &t);
 	if (err)
 		return err;
-	mutex_lock(&NTFS_I(ix)->ni_lock);
-	err = ntfs_view_update(&t, ix, &ntfs_q_view, &id, ntfs_quota_edit, NULL);
-	mutex_unlock(&NTFS_I(ix)->ni_lock);
+	err = ntfs_trans_lock(&t, NTFS_I(ix), 0);
+	if (!err)
+		err = ntfs_view_update(&t, ix, &ntfs_q_view, &id, ntfs_quota_edit, NULL);
 	if (err > 0)
 		return ntfs_trans_commit(&t);
 	ntfs_trans_abort(&t);

@@ -360,10 +360,11 @@ static int ntfs_r_change(struct ntfs_trans *t, u32 tag, u64 ref, bool add)
 	if (IS_ERR_OR_NULL(ix))
 		return PTR_ERR_OR_ZERO(ix);
 	ni = NTFS_I(ix);
-	mutex_lock_nested(&ni->ni_lock, NTFS_REPARSE_LOCK_CLASS);
+	err = ntfs_trans_lock(t, ni, NTFS_REPARSE_LOCK_CLASS);
+	if (err)
+		return err;
 	err = add ? ntfs_view_insert(t, ix, &ntfs_r_view, &key, NULL, 0) :
 		    ntfs_view_delete(t, ix, &ntfs_r_view, &key);
-	mutex_unlock(&ni->ni_lock);
 	/* A damaged $R is reported, and never keeps a file from changing. */
 	if (err == -EEXIST || err == -ENOENT) {
 		ntfs_err_ratelimited(t->sbi->sb, ni->record,
@@ -381,7 +382,7 @@ static int ntfs_r_change(struct ntfs_trans *t, u32 tag, u64 ref, bool add)
  * @tag:	its reparse tag
  * @ref:	the file's reference
  *
- * Takes $Reparse's ni_lock (after the file's).  A volume without
+ * Takes $Reparse's ni_lock (after the file's) until @t ends.  A volume without
  * $Extend\$Reparse (NTFS 1.x) has nothing to keep in step.
  *
  * Return: 0, -ENOSPC, -ENOMEM, -EIO, -EOPNOTSUPP.

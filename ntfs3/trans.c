@@ -771,9 +771,43 @@ static void ntfs_trans_end(struct ntfs_trans *t)
 	t->bits = NULL;
 	t->nr_bits = 0;
 	t->cap_bits = 0;
+	while (t->nr_held)
+		mutex_unlock(&t->held[--t->nr_held]->ni_lock);
 	memalloc_nofs_restore(t->nofs);
 	up_read(&t->sbi->trans_rwsem);
 	t->active = false;
+}
+
+/**
+ * ntfs_trans_lock() - Hold a shared index file until the transaction ends
+ * @t:		the transaction
+ * @ni:		$Extend\$Reparse, $ObjId or $Quota, whose index it changes
+ * @subclass:	the file's lockdep subclass
+ *
+ * A directory's index is kept from other changes by its i_rwsem, which
+ * the VFS holds until the commit.  These indexes have no such lock, and
+ * every creation or removal of a file may change them: if @ni's ni_lock
+ * were dropped before the commit, a second transaction could take its
+ * own copy of a block the first has changed but not yet written, and the
+ * later commit would undo the earlier.  So the lock is taken once, on the
+ * first change, and released by the commit or the abort, after the
+ * blocks are written or dropped.
+ *
+ * Return: 0, or -EDEADLK when the transaction already holds as many
+ * files as it can (a bug: nothing changes more than two).
+ */
+int ntfs_trans_lock(struct ntfs_trans *t, struct ntfs_inode *ni, unsigned int subclass)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_held; i++)
+		if (t->held[i] == ni)
+			return 0;
+	if (t->nr_held == ARRAY_SIZE(t->held))
+		return -EDEADLK;
+	mutex_lock_nested(&ni->ni_lock, subclass);
+	t->held[t->nr_held++] = ni;
+	return 0;
 }
 
 /**

@@ -181,17 +181,20 @@ struct ntfs_ra {
 /*
  * Bytes past the valid (initialized) size read as zeros, also inside the
  * block that holds it: between the valid size and the data size the disk
- * may hold anything (Windows' SetFileValidData skips zeroing).  Past the
- * end of the file, the tail of its last block is read as it is on disk,
- * as every block file system does (writers zero it).
+ * may hold anything (Windows' SetFileValidData skips zeroing).  So do the
+ * bytes past the end of the file in its last folio, which a shared
+ * mapping shows: a truncation leaves the old data of the last block on
+ * disk when its folio is not cached (O_DIRECT writers, fsx found it), and
+ * other drivers need not zero that tail either.
  */
 static void ntfs_zero_past_valid(struct ntfs_stream *ns, struct folio *folio)
 {
 	loff_t pos = folio_pos(folio);
 	size_t len = folio_size(folio);
+	loff_t end = min_t(loff_t, ns->valid_size, i_size_read(folio->mapping->host));
 
-	if (ns->valid_size < ns->data_size && ns->valid_size < pos + len)
-		folio_zero_segment(folio, max_t(loff_t, ns->valid_size - pos, 0), len);
+	if (end < pos + len)
+		folio_zero_segment(folio, max_t(loff_t, end - pos, 0), len);
 }
 
 static void ntfs_read_end_io(struct bio *bio)

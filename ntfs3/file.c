@@ -12,6 +12,7 @@
 #include <linux/nls.h>
 #include <linux/iomap.h>
 #include <linux/pagemap.h>
+#include <linux/rmap.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
@@ -540,6 +541,42 @@ static int ntfs_do_set_size(struct ntfs_trans *t, struct inode *inode, u64 size,
 	return err;
 }
 
+/**
+ * ntfs_size_grown() - Make the page of the old end fault again after growth
+ * @inode:	the file, i_rwsem held, its size just grown
+ * @from:	the old size
+ * @to:		the new size
+ *
+ * A store through a shared mapping past the valid size must fault:
+ * ntfs_page_mkwrite() moves the valid size over the folio first.  The
+ * page holding the old end of the file can be writable without that (it
+ * was made so when the valid size lay past it, before a truncation moved
+ * both into it), and a store there would now land inside the file and
+ * past the valid size unseen: the next fault further on would zero it, or
+ * the valid size on disk would hide it.  Its bytes past the old end are
+ * not the file's (a store there was past the end): zeroed, and the page
+ * write-protected, kept dirty if a store made it so.  The generic
+ * pagecache_isize_extended() does the same only for blocks smaller than a
+ * page, and zeroes nothing.
+ */
+static void ntfs_size_grown(struct inode *inode, loff_t from, loff_t to)
+{
+	struct folio *folio;
+	size_t off;
+
+	if (to <= from || !(from & (PAGE_SIZE - 1)) || !mapping_mapped(inode->i_mapping))
+		return;
+	folio = filemap_lock_folio(inode->i_mapping, from >> PAGE_SHIFT);
+	if (IS_ERR(folio))
+		return;
+	off = offset_in_folio(folio, from);
+	folio_zero_range(folio, off, min_t(loff_t, to - from, folio_size(folio) - off));
+	if (folio_mkclean(folio))
+		folio_mark_dirty(folio);
+	folio_unlock(folio);
+	folio_put(folio);
+}
+
 /*
  * Change the size.  Growing a non-sparse stream allocates the clusters
  * (reads past the valid size give zeros, so nothing is written); a
@@ -573,8 +610,10 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
 		if (!err)
 			err = ntfs_change(inode, ntfs_do_set_size, size, 0);
 	}
-	if (!err && size >= old)
+	if (!err && size >= old) {
 		truncate_setsize(inode, size);
+		ntfs_size_grown(inode, old, size);
+	}
 	if (ns->resident)
 		invalidate_inode_pages2(inode->i_mapping);
 	return err;
@@ -719,12 +758,6 @@ static int ntfs_shift_range(struct inode *inode, int mode, loff_t pos, loff_t le
 	return err;
 }
 
-/*
- * fallocate: allocate (mode 0, KEEP_SIZE), zero (ZERO_RANGE) ranges,
- * punch holes (PUNCH_HOLE, with KEEP_SIZE as the VFS requires), take out
- * and insert whole clusters (COLLAPSE_RANGE, INSERT_RANGE).  Clusters
- * past the valid size read as zeros without being written.
- */
 /* PUNCH_HOLE: a resident value moves out first; see ntfs_punch_hole(). */
 static int ntfs_punch_range(struct inode *inode, loff_t pos, loff_t len)
 {
@@ -744,7 +777,7 @@ static int ntfs_punch_range(struct inode *inode, loff_t pos, loff_t len)
 /* Modes 0, KEEP_SIZE and ZERO_RANGE: clusters for the range, zeros in it. */
 static int ntfs_allocate_range(struct inode *inode, int mode, loff_t pos, loff_t len)
 {
-	loff_t end = pos + len;
+	loff_t end = pos + len, old = i_size_read(inode);
 	int err = 0;
 
 	if (NTFS_I(inode)->stream.resident)
@@ -755,12 +788,20 @@ static int ntfs_allocate_range(struct inode *inode, int mode, loff_t pos, loff_t
 		err = ntfs_zero_valid(inode, pos, len);
 	if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > i_size_read(inode)) {
 		err = ntfs_change(inode, ntfs_do_set_size, end, 0);
-		if (!err)
+		if (!err) {
 			i_size_write(inode, end);
+			ntfs_size_grown(inode, old, end);
+		}
 	}
 	return err;
 }
 
+/*
+ * fallocate: allocate (mode 0, KEEP_SIZE), zero (ZERO_RANGE) ranges,
+ * punch holes (PUNCH_HOLE, with KEEP_SIZE as the VFS requires), take out
+ * and insert whole clusters (COLLAPSE_RANGE, INSERT_RANGE).  Clusters
+ * past the valid size read as zeros without being written.
+ */
 static long ntfs_fallocate(struct file *file, int mode, loff_t pos, loff_t len)
 {
 	const int moves = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE;

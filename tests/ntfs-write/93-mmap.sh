@@ -8,7 +8,10 @@
 # O_DIRECT writes (fsops dwrite: each read back with O_DIRECT and
 # compared): into a new (resident) file, over allocated data below the
 # valid size (straight to the device), past the end of a file, into a
-# hole, then a buffered read of what a direct write wrote.
+# hole, then a buffered read of what a direct write wrote.  One mapping
+# kept across a truncation and a growth (stores after the growth stay),
+# and the bytes past the end in the last page of a file whose last block
+# was written with O_DIRECT and then cut (they map as zeros).
 # Frame: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
@@ -46,6 +49,16 @@ workload() {
 	x OK "O_DIRECT: 8 KiB into the hole" dwrite "$d/m/direct" 393216 8192 19
 	x OK "a buffered write after them" pwrite "$d/m/direct" 20000 100 20
 	x OK "O_DIRECT: over the buffered bytes" dwrite "$d/m/direct" 16384 8192 21
+
+	# fstests generic/029 and 091: one mapping across a cut and a growth,
+	# and the tail of a last block whose folio was never cached
+	x OK "a file of 5120 bytes" pwrite "$d/m/regrow" 0 5120 22
+	x OK "stores after a cut to 2048 and a growth back stay" mregrow "$d/m/regrow" 5120 2048 23
+	x OK "a file of 9000 bytes" pwrite "$d/m/regrow2" 0 9000 24
+	x OK "the same across 5000 and 12000" mregrow "$d/m/regrow2" 12000 5000 25
+	x OK "O_DIRECT: 64 KiB for a cut" dwrite "$d/m/cut" 0 65536 26
+	x OK "cut to 9000 bytes" truncate "$d/m/cut" 9000
+	x OK "past its end its last page maps as zeros" mtail "$d/m/cut"
 }
 
 run_workload mmap

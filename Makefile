@@ -69,7 +69,7 @@ help:
 	@echo "make selftest-harness  prove the harness catches failures, oopses and hangs"
 	@echo "make tools          build fsck.ntfs3 (tools/) into build/tools/"
 	@echo "make install        install fsck.ntfs3 and its man page (DESTDIR=, PREFIX=/usr)"
-	@echo "make xfstests       fstests in QEMU against our ntfs3 (TESTS=, GROUP=, DRIVER=intree, XFSTESTS_SRC=)"
+	@echo "make xfstests       fstests in QEMU against our ntfs3 (TESTS=, GROUP=, DRIVER=intree, XFSTESTS_SRC=, XFSTESTS_MOUNT=sparse,acl)"
 	@echo "make xfstests-smoke a short fstests list (about 10 tests)"
 	@echo "make deb            Debian packages: ntfs3-dkms and ntfs3-tools (build/deb/)"
 	@echo "make deb-kernel     a Debian package of our patched kernel (VARIANT=default|rt)"
@@ -91,7 +91,7 @@ install: tools
 # fstests inside QEMU (hours under TCG; not part of make check).
 xfstests:
 	@TESTS="$(TESTS)" GROUP="$(GROUP)" DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" \
-		$(call variant_or,default) $(S)/test/xfstests.sh
+		XFSTESTS_MOUNT="$(XFSTESTS_MOUNT)" $(call variant_or,default) $(S)/test/xfstests.sh
 
 xfstests-smoke:
 	@XFSTESTS_SMOKE=1 DRIVER="$(DRIVER)" XFSTESTS_SRC="$(XFSTESTS_SRC)" $(call variant_or,default) $(S)/test/xfstests.sh

@@ -11,6 +11,9 @@
 #   TIMEOUT=seconds                  hard limit of the boot (default: 1 h, or
 #                                    6 h for a group)
 #   XFSTESTS_SIZE=2G                 size of the test and scratch volumes
+#   XFSTESTS_MOUNT=sparse,acl        mount options for both volumes (fstests'
+#                                    MOUNT_OPTIONS; default none); the run's
+#                                    label gets "-o-OPTIONS"
 # The guest side is tests/xfstests/guest.sh; the root filesystem comes from
 # scripts/test/make-xfstests-rootfs.sh.  Results: build/xfstests/DRIVER-VARIANT-LABEL/
 # (LABEL: smoke, the group, or "tests"); scripts/test/xfstests-report.py turns them
@@ -49,6 +52,11 @@ case "$label" in
 smoke|tests) tmo=${TIMEOUT:-3600} ;;
 *) tmo=${TIMEOUT:-21600} ;;
 esac
+mopts=${XFSTESTS_MOUNT:-}
+case "$mopts" in
+*[!a-z0-9_,=]*) die "XFSTESTS_MOUNT takes mount options like sparse,acl, not '$mopts'" ;;
+esac
+[ -z "$mopts" ] || label=$label-o-$mopts
 
 # The fstests source.
 if [ -n "${XFSTESTS_SRC:-}" ]; then
@@ -102,12 +110,14 @@ printf '%s\n' "$sel" >"$ov/selection"
 {
 	echo "DRIVER='$DRIVER'"
 	echo "SELECTION='$sel'"
+	echo "MOUNT_OPTS='$mopts'"
 } >"$ov/env"
 {
 	echo "driver=$DRIVER"
 	echo "variant=$V"
 	echo "label=$label"
 	echo "selection=$sel"
+	echo "mount_options=${mopts:-none}"
 	echo "fstests=$commit"
 	echo "src=$XSRC"
 	echo "fsck=$fsck_used"
@@ -115,7 +125,7 @@ printf '%s\n' "$sel" >"$ov/selection"
 	echo "timeout=$tmo"
 } >"$run/run.info"
 
-say RUN "fstests $label ($sel) on $DRIVER ntfs3, $V kernel, ${size} volumes, timeout ${tmo}s"
+say RUN "fstests $label ($sel) on $DRIVER ntfs3${mopts:+ -o $mopts}, $V kernel, ${size} volumes, timeout ${tmo}s"
 set +e
 MODE=cmd CMD="sh /xfstests/guest.sh" NAME="xfstests-$DRIVER-$V" \
 	DISKS="$BUILD/xfstests-rootfs.cpio:ro $run/test.img $run/scratch.img $run/results.img" \

@@ -12,7 +12,7 @@ set -u
 X=/xfstests
 R=/xr
 # shellcheck disable=SC1091 # written by scripts/test/xfstests.sh
-. $X/env	# DRIVER, SELECTION
+. $X/env	# DRIVER, SELECTION, MOUNT_OPTS
 
 fail() {
 	echo "xfstests: error: $*"
@@ -62,6 +62,10 @@ cp /etc/resolv.conf $R/etc/ 2>/dev/null
 cp $X/fsck.ntfs3 $R/usr/sbin/fsck.ntfs3 && chmod 755 $R/usr/sbin/fsck.ntfs3
 F=$R/var/lib/xfstests
 cp $X/local.config $X/exclude $X/selection $F/
+if [ -n "${MOUNT_OPTS:-}" ]; then
+	echo "export MOUNT_OPTIONS='-o $MOUNT_OPTS'" >>$F/local.config
+	echo "export TEST_FS_MOUNT_OPTS='-o $MOUNT_OPTS'" >>$F/local.config
+fi
 mkdir -p $F/results
 
 # Results leave the VM as a tar archive on vdd: a snapshot every 2 minutes,

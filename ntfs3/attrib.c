@@ -795,7 +795,7 @@ int ntfs_stream_write_resident(struct ntfs_trans *t, struct inode *inode, u64 po
  * the allocation does not cover yet gets a hole (sparse streams) or
  * clusters (others: the format wants data size <= allocated size; a
  * caller that wants them elsewhere allocates first).  The valid size is
- * clipped to @size.  i_size follows for files.
+ * clipped to @size.  i_size follows for files when it grows.
  *
  * Return: 0, -ENOSPC, -EOPNOTSUPP, -EFBIG, -EIO, -ENOMEM.
  */
@@ -842,7 +842,12 @@ int ntfs_stream_set_size(struct ntfs_trans *t, struct inode *inode, u64 size)
 		ntfs_sedit_install(&e, end != old_end ? &rb : NULL,
 				   end != old_end ? end << e.sbi->cluster_bits : e.ns->alloc_size,
 				   size, valid);
-		if (!NTFS_I(inode)->owner)
+		/*
+		 * Only upwards: a truncation sets i_size itself, and writeback
+		 * settling delayed data (no i_rwsem) passes the size it read,
+		 * which a writer may have moved past since.
+		 */
+		if (!NTFS_I(inode)->owner && size > i_size_read(inode))
 			i_size_write(inode, size);
 	}
 	ntfs_runs_free(&rb);

@@ -11,7 +11,9 @@
 # hole, then a buffered read of what a direct write wrote.  One mapping
 # kept across a truncation and a growth (stores after the growth stay),
 # and the bytes past the end in the last page of a file whose last block
-# was written with O_DIRECT and then cut (they map as zeros).
+# was written with O_DIRECT and then cut (they map as zeros).  Processes
+# that extend one file at once, each syncing and reading its block back
+# with O_DIRECT.
 # Frame: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
 
@@ -59,6 +61,12 @@ workload() {
 	x OK "O_DIRECT: 64 KiB for a cut" dwrite "$d/m/cut" 0 65536 26
 	x OK "cut to 9000 bytes" truncate "$d/m/cut" 9000
 	x OK "past its end its last page maps as zeros" mtail "$d/m/cut"
+
+	# fstests generic/418: writers at once extend a file that writeback
+	# settles (fsync), each reads its block back with O_DIRECT
+	x OK "8 processes write 512 bytes each, fsync, O_DIRECT read (8 rounds)" \
+		dioread "$d/m/dio8" 8 512 8
+	x OK "3 processes write 1024 bytes each, the same (8 rounds)" dioread "$d/m/dio3" 3 1024 8
 }
 
 run_workload mmap

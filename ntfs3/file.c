@@ -655,6 +655,8 @@ int ntfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry, struct iattr *a
 		err = ntfs_truncate(inode, attr->ia_size);
 		if (err)
 			return err;
+		/* truncate(2) asks for no times, yet a size change sets them. */
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
 		/* truncate(2) closes no file: the names' copies follow now. */
 		ntfs_setattr_dup(dentry, inode);
 	}

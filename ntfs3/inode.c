@@ -716,6 +716,8 @@ int ntfs_getattr(struct mnt_idmap *idmap, const struct path *path,
 	struct ntfs_inode *ni = NTFS_I(inode);
 
 	generic_fillattr(idmap, mask, inode, stat);
+	stat->result_mask |= STATX_BTIME;
+	stat->btime = ni->btime;
 	/* Delayed data counts as it will once its clusters are taken. */
 	stat->blocks += ntfs_delay_reserved(inode) << (NTFS_SB(inode->i_sb)->cluster_bits - 9);
 	if (ni->stream.compressed)

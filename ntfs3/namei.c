@@ -179,6 +179,7 @@ static void ntfs_set_times(struct inode *inode, const struct ntfs_std_info *si)
 	inode_set_mtime_to_ts(inode, ntfs_time(si->data_time));
 	inode_set_ctime_to_ts(inode, ntfs_time(si->mft_time));
 	inode_set_atime_to_ts(inode, ntfs_time(si->access_time));
+	NTFS_I(inode)->btime = ntfs_time(si->creation_time);
 }
 
 static struct lock_class_key ntfs_dir_invalidate_key;

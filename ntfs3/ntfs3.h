@@ -320,6 +320,7 @@ struct ntfs_inode {
 	u32			attributes;
 	u32			security_id;
 	u32			reparse_tag;
+	struct timespec64	btime;		/* creation time (statx) */
 	bool			link_drive_rooted;
 	bool			dir_record;
 	char			*link;

@@ -100,6 +100,14 @@ workload() {
 	x OK "rename one link over another of the same file" rename "$d/link2" "$d/dir/link3"
 	is 3 "rename onto a link of the same file changes nothing" stat -c %h "$d/linked"
 	x OK "append through one link" append "$d/dir/link3" 100 19
+	# truncate(2) asks for no new times, yet a size change sets them (fstests generic/313)
+	is yes "truncate(2) moves mtime and ctime" sh -c \
+		"m=\$(stat -c %Y '$d/linked') && sleep 2 && $FSOPS truncate '$d/linked' 1000 >/dev/null &&
+		 [ \$(stat -c %Y '$d/linked') -gt \$m ] && [ \$(stat -c %Z '$d/linked') -gt \$m ] && echo yes"
+	# statx's birth time: $STANDARD_INFORMATION's creation time, set at create
+	ours_is yes "a new file's birth time (statx) is within a minute of now" sh -c \
+		"b=\$($FSOPS btime '$d/linked') && n=\$(date +%s) &&
+		 [ \$((n - b)) -ge 0 ] && [ \$((n - b)) -le 60 ] && echo yes || echo \"no: \$b \$n\""
 
 	# symlinks
 	x OK "a relative symlink" symlink data "$d/rel"

@@ -86,8 +86,16 @@ static loff_t ntfs_file_llseek(struct file *file, loff_t offset, int whence)
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
 	int err;
 
+	/*
+	 * Only a sparse stream has holes.  A plain one's clusters past its
+	 * valid size read as zeros but are allocated: iomap would call them
+	 * holes after a truncation and data after a write past the end filled
+	 * the same gap with zeros, and programs that probe hole support
+	 * (fstests' seek_sanity_test) then expect holes where writes leave
+	 * none.  So it has none: the default answers (data to the end).
+	 */
 	if ((whence == SEEK_HOLE || whence == SEEK_DATA) && !ns->resident &&
-	    !ns->compressed) {
+	    !ns->compressed && ns->sparse) {
 		/* Delayed data is data: it needs its clusters to be seen. */
 		err = ntfs_delay_settle(inode);
 		if (err)
@@ -614,6 +622,15 @@ static int ntfs_truncate(struct inode *inode, loff_t size)
 		truncate_setsize(inode, size);
 		ntfs_size_grown(inode, old, size);
 	}
+	/*
+	 * The cut block keeps its old bytes past the new end on disk, and the
+	 * valid size now ends inside it: a later write into that block reads
+	 * it whole (iomap) and a growth of the file would show them.  Zeroed
+	 * through the page cache; writeback puts the zeros on disk.
+	 */
+	if (!err && size < old && !ns->resident && !ns->compressed)
+		err = ntfs_zero_cached(inode, size,
+				       round_up(size, i_blocksize(inode)) - size);
 	if (ns->resident)
 		invalidate_inode_pages2(inode->i_mapping);
 	return err;

@@ -62,6 +62,13 @@ workload() {
 	x OK "cut to 9000 bytes" truncate "$d/m/cut" 9000
 	x OK "past its end its last page maps as zeros" mtail "$d/m/cut"
 
+	# fstests generic/616: a write into the cut block reads it from disk,
+	# and a growth then shows what lay past the cut unless it was zeroed
+	x OK "O_DIRECT: 64 KiB for a second cut" dwrite "$d/m/cut2" 0 65536 27
+	x OK "cut to 9000 bytes" truncate "$d/m/cut2" 9000
+	x OK "100 bytes written into the cut block" pwrite "$d/m/cut2" 8500 100 28
+	x OK "grown to 20000 bytes (past 9000 zeros, not the old bytes)" truncate "$d/m/cut2" 20000
+
 	# fstests generic/418: writers at once extend a file that writeback
 	# settles (fsync), each reads its block back with O_DIRECT
 	x OK "8 processes write 512 bytes each, fsync, O_DIRECT read (8 rounds)" \

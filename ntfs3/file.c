@@ -393,11 +393,15 @@ static ssize_t ntfs_write_resident(struct kiocb *iocb, struct iov_iter *from)
 		iov_iter_revert(from, len);
 		return err;
 	}
-	/* The page cache copies the value: the next read takes it afresh. */
-	invalidate_inode_pages2(inode->i_mapping);
+	/*
+	 * The size first: a buffered reader (no i_rwsem) that reads the value
+	 * again after the invalidation must not stop at the old end.  The
+	 * page cache copies the value: the next read takes it afresh.
+	 */
 	iocb->ki_pos += len;
 	if (iocb->ki_pos > i_size_read(inode))
 		i_size_write(inode, iocb->ki_pos);
+	invalidate_inode_pages2(inode->i_mapping);
 	return len;
 }
 

@@ -30,7 +30,7 @@ def results(path, prefixes):
             continue
         if line.startswith('# HX-END '):
             if not tap:
-                code = int(line.rsplit('exit=', 1)[1])
+                code = int(line.rsplit('exit=', 1)[1].split()[0])
                 out[(test, '', 'exit status')] = (
                     'pass' if code == 0 else 'skip' if code in (4, 77) else 'fail')
             test = None

@@ -93,7 +93,7 @@ def finish_block(tally, block, exit_code):
         tally.add('fail', f'{block.name}: exited with status {exit_code}')
 
 
-def parse_results(lines, tally, expect_done):
+def parse_results(lines, tally, expect_done, times=None):
     block = None
     done = False
     loose = Block('(unframed)')
@@ -103,9 +103,11 @@ def parse_results(lines, tally, expect_done):
                 tally.add('fail', f'{block.name}: did not finish')
             block = Block(line[len('# HX-TEST '):].strip())
             continue
-        m = re.match(r'^# HX-END (\S+) exit=(\d+)', line)
+        m = re.match(r'^# HX-END (\S+) exit=(\d+)(?: secs=(\d+))?', line)
         if m and block:
             finish_block(tally, block, int(m.group(2)))
+            if times is not None and m.group(3):
+                times.append((int(m.group(3)), block.name))
             block = None
             continue
         if line.startswith('# HX-DONE'):
@@ -237,7 +239,8 @@ def main():
         t.add('fail', 'VM did not power off before the hard timeout and was killed')
     elif a.vm_status not in (0,):
         t.add('fail', f'QEMU exited with status {a.vm_status}')
-    parse_results(lines, t, a.expect_done)
+    times = []
+    parse_results(lines, t, a.expect_done, times)
     if a.console:
         con = read_lines(a.console)
         if con is None:
@@ -247,6 +250,9 @@ def main():
 
     for f in t.failures:
         print(f'  FAIL    {a.name}: {f}', file=sys.stderr)
+    if times:
+        slow = ', '.join(f'{n} {s} s' for s, n in sorted(times, reverse=True)[:6])
+        print(f'  SLOWEST {a.name}: {slow} (of {sum(s for s, _ in times)} s)')
     print(f'  RESULT  {a.name}: {t.passed} passed, {t.failed} failed, {t.skipped} skipped')
     if a.tally:
         with open(a.tally, 'a') as f:

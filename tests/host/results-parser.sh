@@ -10,8 +10,10 @@ trap 'rm -rf "$w"' EXIT
 verdict() {
 	printf '%b' "$4" >"$w/res"
 	printf '%b' "$5" >"$w/con"
-	out=$("$judge" --name t --results "$w/res" --console "$w/con" --expect-done 2>/dev/null)
+	"$judge" --name t --results "$w/res" --console "$w/con" --expect-done \
+		>"$w/out" 2>/dev/null
 	rc=$?
+	out=$(grep RESULT "$w/out")
 	check "$1 (status $rc, '${out#*t: }')" same "$rc: ${out#*t: }" "$2: $3"
 }
 
@@ -43,6 +45,10 @@ verdict "non-zero exit without TAP fails" 1 "0 passed, 1 failed, 0 skipped" \
 	'# HX-TEST s/a\n# HX-END s/a exit=2\n# HX-DONE\n' "$clean"
 verdict "exit 77 without TAP is a skip" 0 "0 passed, 0 failed, 1 skipped" \
 	'# HX-TEST s/a\n# HX-END s/a exit=77\n# HX-DONE\n' "$clean"
+verdict "a timed end still counts its exit" 1 "0 passed, 1 failed, 0 skipped" \
+	'# HX-TEST s/a\n# HX-END s/a exit=2 secs=40\n# HX-DONE\n' "$clean"
+verdict "a timed clean end passes" 0 "1 passed, 0 failed, 0 skipped" \
+	'# HX-TEST s/a\nok 1 - x\n# HX-END s/a exit=0 secs=3\n# HX-DONE\n' "$clean"
 verdict "CRLF from the serial port is understood" 0 "1 passed, 0 failed, 0 skipped" \
 	'# HX-TEST s/a\r\nok 1 - x\r\n# HX-END s/a exit=0\r\n# HX-DONE\r\n' "$clean"
 

@@ -428,6 +428,13 @@ write_rows() {
 	if [ "$d" = raw ]; then
 		! wanted seqwrite || { fresh && wmeasure seqwrite raw MiB/s higher "c / 1048576 / s" \
 			"$B" wseq "$wloop" 64; }
+		# The fsync row's floor: 5 pages a file (data, MFT record, index,
+		# $MFT and $Bitmap bits), one wait, one cache flush; fsync3
+		# without the two bitmaps.
+		! wanted fsync || { fresh && wmeasure fsync raw files/s higher "c / s" \
+			"$B" fsyncs-raw "$wloop" 500 5; }
+		! wanted fsync || { fresh && wmeasure fsync3 raw files/s higher "c / s" \
+			"$B" fsyncs-raw "$wloop" 500 3; }
 		return 0
 	fi
 	if (wanted untar || wanted rm_rf) && fresh; then

@@ -38,6 +38,11 @@
  *                                     unlink them, then sync (count: 2N)
  *   ntfsbench fsyncs DIR N            N times: create DIR/sI, write 4 KiB,
  *                                     fsync, close
+ *   ntfsbench fsyncs-raw DEV N PAGES  N times: write PAGES 4 KiB pages of
+ *                                     the device DEV, each in its own
+ *                                     region, then fdatasync: the I/O an
+ *                                     fsync of a new file costs at least
+ *                                     when it writes that many pages
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -540,6 +545,43 @@ static int cmd_fsyncs(const char *dir, long n)
 	return 0;
 }
 
+/*
+ * The floor of the fsync row: a file system that writes PAGES pages for
+ * each new file (NTFS: the data, the MFT record, the directory's index
+ * block or record, and the $MFT and $Bitmap bits) waits for them once and
+ * then flushes the device's cache, which is what fdatasync() on a block
+ * device does.  Page k of round i goes to region k (64 MiB apart), so no
+ * two pages of one round merge into one request.
+ */
+static int cmd_fsyncs_raw(const char *dev, long n, int pages)
+{
+	double t0, t1;
+	long i;
+	int fd, k;
+	off_t at;
+
+	if (pages < 1 || pages > 16)
+		die("pages (1-16)", dev);
+	fd = open(dev, O_WRONLY);
+	if (fd < 0)
+		die("open", dev);
+	memset(buf, 0x3c, 4096);
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < pages; k++) {
+			at = ((off_t)k << 26) + ((off_t)i << 12);
+			if (pwrite(fd, buf, 4096, at) != 4096)
+				die("pwrite", dev);
+		}
+		if (fdatasync(fd))
+			die("fdatasync", dev);
+	}
+	t1 = now();
+	close(fd);
+	printf("%.6f %ld\n", t1 - t0, n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	buf = aligned_alloc(4096, BUF);
@@ -570,9 +612,12 @@ int main(int argc, char **argv)
 		return cmd_files(argv[2], atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "fsyncs"))
 		return cmd_fsyncs(argv[2], atol(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "fsyncs-raw"))
+		return cmd_fsyncs_raw(argv[2], atol(argv[3]), atoi(argv[4]));
 	fprintf(stderr, "usage: ntfsbench seq [-d] FILE [BYTES] | rand FILE COUNT [BYTES] | tree DIR |\n"
 		"       time [-s|-f PATH] CMD [ARG...] | clone SRC DST |\n"
 		"       load DEV FILE SIZE EXTENTS | wseq FILE MIB | wpar DIR N MIB |\n"
-		"       wrand FILE COUNT | files DIR N | fsyncs DIR N\n");
+		"       wrand FILE COUNT | files DIR N | fsyncs DIR N |\n"
+		"       fsyncs-raw DEV N PAGES\n");
 	return 2;
 }

@@ -444,6 +444,8 @@ static int ntfs_check_writable(struct inode *inode)
 	/* $Bitmap, $MFT, ... are written by the driver alone. */
 	if (ntfs_is_metafile(inode))
 		return -EPERM;
+	if (READ_ONCE(NTFS_SB(inode->i_sb)->shutdown))
+		return -EIO;
 	if (ni->stream.encrypted || ni->reparse_tag == IO_REPARSE_TAG_WOF) {
 		ntfs_err_ratelimited(inode->i_sb, ni->record,
 				     "writing to an encrypted or WOF-compressed file is not supported");
@@ -992,6 +994,21 @@ static int ntfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
+/*
+ * Whether the VFS may hold times the record lacks: the inode is dirty, or
+ * the flusher is writing it (it clears the dirty bits before it calls
+ * ->write_inode and I_SYNC only after that returns).
+ */
+static bool ntfs_times_pending(struct inode *inode)
+{
+	bool pending;
+
+	spin_lock(&inode->i_lock);
+	pending = inode->i_state & (I_DIRTY_SYNC | I_DIRTY_DATASYNC | I_SYNC);
+	spin_unlock(&inode->i_lock);
+	return pending;
+}
+
 /**
  * ntfs_fsync() - Bring a file's data, record and name to the device
  * @file:	the open file
@@ -1000,14 +1017,16 @@ static int ntfs_file_mmap(struct file *file, struct vm_area_struct *vma)
  * @datasync:	fdatasync (same work: the sizes and runs are the record)
  *
  * The data is started first (writeback settles delayed data, so the
- * record gets its clusters and sizes), then the record's times; the
- * metadata streams and the index of the directory the file was opened
- * through (a new file must be found after a crash) are written together,
- * and one wait for all of them comes before the device's cache is
- * flushed.  Each wait is a round trip through the device's queue (a
- * wakeup of its worker and of this task): the metadata streams no longer
- * wait for each other.  The data is still waited for on its own, by
- * sync_inode_metadata(), before the times go to the record.
+ * record gets its clusters and sizes), then the times go to the record
+ * without waiting for the data: the record's sizes were set before its
+ * folios were submitted, and nothing at I/O completion changes the
+ * record.  The metadata streams and the index of the directory the file
+ * was opened through (a new file must be found after a crash) are then
+ * written, and one wait covers them and the data before the device's
+ * cache is flushed: two round trips through the device's queue in all.
+ * sync_inode_metadata() would wait for the data on its own first; the
+ * price of calling ->write_inode directly is that the inode stays dirty
+ * for the VFS, which later stores the same times once more.
  *
  * Return: 0 or the first error.
  */
@@ -1021,8 +1040,8 @@ static int ntfs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	/* Folios written before the last delayed write ended leave sizes to record. */
 	if (!err)
 		err = ntfs_delay_settle(inode);
-	if (!err)
-		err = sync_inode_metadata(inode, 1);
+	if (!err && ntfs_times_pending(inode))
+		err = ntfs_write_inode(inode, NULL);
 	if (!err) {
 		parent = dget_parent(file_dentry(file));
 		err = ntfs_trans_flush_dir(NTFS_SB(inode->i_sb), d_inode(parent));

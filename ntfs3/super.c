@@ -717,6 +717,9 @@ static int ntfs_write_clean(struct ntfs_sb *sbi)
 {
 	int err;
 
+	/* A shut down volume stays as it was on disk, dirty flag and all. */
+	if (READ_ONCE(sbi->shutdown))
+		return -EIO;
 	ntfs_dup_flush(sbi);
 	ntfs_quota_flush(sbi);
 	down_write(&sbi->trans_rwsem);
@@ -1039,7 +1042,7 @@ static void ntfs_kill_sb(struct super_block *sb)
 	 * A writable volume is written and left clean first, while the stream
 	 * inodes still exist; they are unhashed, so the last iput evicts them.
 	 */
-	if (sbi && sb->s_root && !sb_rdonly(sb)) {
+	if (sbi && sb->s_root && !sb_rdonly(sb) && !READ_ONCE(sbi->shutdown)) {
 		sync_filesystem(sb);
 		ntfs_write_clean(sbi);
 	} else if (sbi && sb->s_root && sbi->errors_ro) {

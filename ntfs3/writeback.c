@@ -399,6 +399,9 @@ static int ntfs_writepages(struct address_space *mapping, struct writeback_contr
 	struct iomap_writepage_ctx wpc = {};
 	int err;
 
+	/* After a shutdown the device gets nothing more, as after a crash. */
+	if (READ_ONCE(NTFS_SB(mapping->host->i_sb)->shutdown))
+		return -EIO;
 	/* Resident data reaches the disk through its record. */
 	if (ns->resident || ns->encrypted)
 		return 0;

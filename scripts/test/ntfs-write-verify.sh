@@ -52,8 +52,11 @@ volumes() {
 		if grep -q '^# opt-in' "$t"; then
 			case " ${NTFS_WRITE_ONLY:-} " in *" $n "*) ;; *) continue ;; esac
 		fi
-		if grep -q '^# volume ' "$t"; then
-			sed -n 's/^# volume //p' "$t"
+		# "# volume NAME SIZE CLUSTER [SECTOR]" alone on its line (prose
+		# that starts a line with "volume" is not one)
+		_decl='^# volume [a-z0-9-]* [^ ]* [^ ]*\( [^ ]*\)\{0,1\}$'
+		if grep -q "$_decl" "$t"; then
+			grep "$_decl" "$t" | sed 's/^# volume //'
 		else
 			echo "$n $SIZE - -"
 		fi

@@ -8,6 +8,8 @@
  *   fsops create PATH              open(O_CREAT|O_EXCL|O_WRONLY, 0644)
  *   fsops mkdir PATH | rmdir PATH | unlink PATH
  *   fsops fsync PATH               open(O_RDONLY) (a directory too), fsync
+ *   fsops shutdown PATH HOW        FS_IOC_SHUTDOWN on PATH's file system
+ *                                  (HOW 0: write all first, 2: at once)
  *   fsops rename OLD NEW           rename(2)
  *   fsops noreplace OLD NEW        renameat2(RENAME_NOREPLACE)
  *   fsops exchange OLD NEW         renameat2(RENAME_EXCHANGE)
@@ -726,6 +728,16 @@ int main(int argc, char **argv)
 		if (fd < 0)
 			return result(fd);
 		rc = fsync(fd);
+		close(fd);
+		return result(rc);
+	}
+	if (argc == 4 && !strcmp(op, "shutdown")) {
+		__u32 how = atoi(argv[3]);
+
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0)
+			return result(fd);
+		rc = ioctl(fd, _IOR('X', 125, __u32), &how);
 		close(fd);
 		return result(rc);
 	}

@@ -35,16 +35,16 @@ static int ntfs_file_open(struct inode *inode, struct file *file)
 }
 
 /*
- * A direct read gets the block that holds the initialized size straight
- * from the disk (blocks past it are zeros already, IOMAP_UNWRITTEN): zero
- * what it returned from the initialized size on.
+ * A direct read gets the block that holds the initialized size @valid
+ * straight from the disk (blocks past it are zeros already,
+ * IOMAP_UNWRITTEN): zero what it returned from @valid on.
  */
-static void ntfs_dio_zero_past_valid(struct ntfs_stream *ns, struct iov_iter *start,
-				     loff_t pos, ssize_t done)
+static void ntfs_dio_zero_past_valid(struct iov_iter *start, loff_t pos, ssize_t done,
+				     loff_t valid)
 {
-	loff_t skip = ns->valid_size - pos;
+	loff_t skip = valid - pos;
 
-	if (ns->valid_size >= ns->data_size || done <= 0 || pos + done <= ns->valid_size)
+	if (done <= 0 || pos + done <= valid)
 		return;
 	if (skip > 0)
 		iov_iter_advance(start, skip);
@@ -55,7 +55,7 @@ static ssize_t ntfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct inode *inode = file_inode(iocb->ki_filp);
 	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
-	loff_t pos = iocb->ki_pos;
+	loff_t pos = iocb->ki_pos, valid;
 	unsigned int flags = 0;
 	struct iov_iter start;
 	ssize_t ret;
@@ -70,13 +70,26 @@ static ssize_t ntfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (!iov_iter_count(to))
 		return 0;
 	start = *to;
-	/* The zeroing below needs the result: no async completion then. */
-	if (ns->valid_size < ns->data_size)
-		flags = IOMAP_DIO_FORCE_WAIT;
 	inode_lock_shared(inode);
-	ret = iomap_dio_rw(iocb, to, &ntfs_iomap_ops, NULL, flags, NULL, 0);
+	/*
+	 * The initialized size the zeroing uses is read once the range's
+	 * dirty folios are written (their writeback may raise it) and before
+	 * any block is read; under i_rwsem it only grows, so a block that
+	 * turns valid during the read comes back as zeros at worst, never as
+	 * stale disk bytes.
+	 */
+	ret = filemap_write_and_wait_range(inode->i_mapping, pos,
+					   pos + iov_iter_count(to) - 1);
+	valid = READ_ONCE(ns->valid_size);
+	if (!ret) {
+		/* The zeroing needs the result: no async completion then. */
+		if (valid < READ_ONCE(ns->data_size))
+			flags = IOMAP_DIO_FORCE_WAIT;
+		ret = iomap_dio_rw(iocb, to, &ntfs_iomap_ops, NULL, flags, NULL, 0);
+	}
 	inode_unlock_shared(inode);
-	ntfs_dio_zero_past_valid(ns, &start, pos, ret);
+	if (flags)
+		ntfs_dio_zero_past_valid(&start, pos, ret, valid);
 	return ret;
 }
 
@@ -1164,9 +1177,14 @@ static int ntfs_shutdown(struct ntfs_sb *sbi, u32 __user *arg)
 		return -EFAULT;
 	if (how > NTFS_SHUTDOWN_NOLOGFLUSH)
 		return -EINVAL;
-	if (how != NTFS_SHUTDOWN_NOLOGFLUSH && !sb_rdonly(sb)) {
-		sync_filesystem(sb);
-		ntfs_trans_flush(sbi, true);
+	/* sync_filesystem() wants s_umount: no remount or freeze meanwhile. */
+	if (how != NTFS_SHUTDOWN_NOLOGFLUSH) {
+		down_read(&sb->s_umount);
+		if (!sb_rdonly(sb)) {
+			sync_filesystem(sb);
+			ntfs_trans_flush(sbi, true);
+		}
+		up_read(&sb->s_umount);
 	}
 	WRITE_ONCE(sbi->shutdown, true);
 	pr_info("ntfs3 (%s): shut down: no more changes until unmount\n", sb->s_id);

@@ -837,6 +837,20 @@ static void ntfs_free_sbi(struct ntfs_sb *sbi)
 	kfree(sbi);
 }
 
+/*
+ * The device went away (a USB disk pulled out, fs_bdev_mark_dead()):
+ * nothing more is written, as after FS_IOC_SHUTDOWN without a flush.
+ */
+static void ntfs_bdev_gone(struct super_block *sb)
+{
+	struct ntfs_sb *sbi = NTFS_SB(sb);
+
+	if (!READ_ONCE(sbi->shutdown))
+		pr_warn("ntfs3 (%s): the device is gone: no more changes until unmount\n",
+			sb->s_id);
+	WRITE_ONCE(sbi->shutdown, true);
+}
+
 static const struct super_operations ntfs_sops = {
 	.alloc_inode	= ntfs_alloc_inode,
 	.free_inode	= ntfs_free_inode,
@@ -847,6 +861,7 @@ static const struct super_operations ntfs_sops = {
 	.sync_fs	= ntfs_sync_fs,
 	.freeze_fs	= ntfs_freeze_fs,
 	.unfreeze_fs	= ntfs_unfreeze_fs,
+	.shutdown	= ntfs_bdev_gone,
 };
 
 /* ---- mount ------------------------------------------------------------- */

@@ -7,10 +7,12 @@
 # flushing (ours: nothing more reaches the device, as in a crash), and what
 # the device holds must be the whole tree: a plain mount comes up
 # read-only (the dirty flag stays, as after a crash) and lists every file
-# with its contents.  A mount with "force" and one change leave it
-# clean for the frame, which compares the tree again live, after a
-# remount, through the in-tree driver, ntfs-3g and fsck.ntfs3: an fsync
-# that left a record, an index block or a bitmap bit behind shows there.
+# with its contents.  A mount with "force" and one change leave it clean;
+# then a shutdown that writes everything first (a file never fsynced must
+# be there after it; no WARNING from the flush).  The frame then compares
+# the tree again live, after a remount, through the in-tree driver,
+# ntfs-3g and fsck.ntfs3: an fsync that left a record, an index block or
+# a bitmap bit behind shows there.
 # The in-tree driver (DRIVER=intree) runs the workload without the crash.
 # Frame: tests/include/ntfs-write.sh.
 . /tests/include/ntfs-write.sh
@@ -45,9 +47,27 @@ crash() {
 	listing "$MNT" /tmp/crash-$NAME
 	compare "ours, what the device held after the crash" /tmp/crash-$NAME
 	check "ours: unmount the crashed volume" umount "$MNT"
+	force_clean "$1"
+	# the other kind: everything is written first, then nothing more
+	is OK "ours: a file written without fsync" "$FSOPS" pwrite "$1/base/late" 0 7000 11
+	is OK "ours: shut down after writing everything (FS_IOC_SHUTDOWN default)" \
+		"$FSOPS" shutdown "$MNT" 0
+	is EIO "ours: an unlink after it fails with EIO" "$FSOPS" unlink "$1/base/late"
+	check "ours: unmount after the second shutdown" umount "$MNT"
+	check "ours: mount read-only to look" mount -t ntfs3 -o "ro,$OPTS" "$dev" "$MNT"
+	is 7000 "ours: the file written without fsync was written by the shutdown" \
+		stat -c %s "$1/base/late"
+	check "ours: unmount" umount "$MNT"
+	force_clean "$1"
+	is OK "ours: that file goes" "$FSOPS" unlink "$1/base/late"
+}
+
+# force_clean DIR: mount the dirty volume read-write with force and change
+# it once, so that its unmount clears the dirty flag for the frame.
+force_clean() {
 	check "ours: mount it read-write with force" \
 		mount -t ntfs3 -o "$OPTS,force" "$dev" "$MNT"
-	is OK "ours: one change after the crash (the unmount then clears the dirty flag)" \
+	is OK "ours: one change (the unmount then clears the dirty flag)" \
 		"$FSOPS" create "$1/after"
 	is OK "ours: and back" "$FSOPS" unlink "$1/after"
 }

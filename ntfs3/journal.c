@@ -70,24 +70,46 @@ bool ntfs_logfile_clean(struct super_block *sb, struct ntfs_sb *sbi)
 /* Bytes of the journal emptied per step: the unit of progress and of kill checks. */
 #define NTFS_LOG_FILL_STEP	SZ_64K
 
-/* Whether the whole journal already reads as 0xff. */
+/*
+ * The head of the journal: its two restart pages (of at most 64 KiB each,
+ * ntfs_logfile_clean()).  The reset writes it last.
+ */
+#define NTFS_LOG_HEAD		(2 * SZ_64K)
+
+/*
+ * Whether the journal was emptied: its head reads as 0xff.  The reset
+ * fills the pages after the head first and the head only once they are on
+ * the device, and every writer of log pages writes a restart page too
+ * (Windows at each mount, chkdsk), so an empty head means an empty
+ * journal: a mount reads 128 KiB, not the whole file (64 MiB on large
+ * volumes).
+ */
 static int ntfs_logfile_is_empty(struct inode *log, u8 *buf)
 {
-	u64 size = NTFS_I(log)->stream.data_size, pos;
-	int err;
+	u64 size = NTFS_I(log)->stream.data_size;
+	u32 n = min_t(u64, NTFS_LOG_HEAD, size);
+	int err = ntfs_read_stream(log, 0, buf, n);
 
-	for (pos = 0; pos < size; pos += NTFS_LOG_FILL_STEP) {
-		u32 n = min_t(u64, NTFS_LOG_FILL_STEP, size - pos);
+	if (err)
+		return err;
+	return !memchr_inv(buf, 0xff, n);
+}
 
+/* Fill [@from, @to) of the journal with 0xff (in @buf) and write it now. */
+static int ntfs_logfile_fill(struct inode *log, u8 *buf, u64 from, u64 to)
+{
+	u64 pos;
+	int err = 0;
+
+	for (pos = from; !err && pos < to; pos += NTFS_LOG_FILL_STEP) {
 		err = ntfs_walk_step();
 		if (!err)
-			err = ntfs_read_stream(log, pos, buf, n);
-		if (err)
-			return err;
-		if (memchr_inv(buf, 0xff, n))
-			return 0;
+			err = ntfs_write_stream(log, pos, buf,
+						min_t(u64, NTFS_LOG_FILL_STEP, to - pos));
 	}
-	return 1;
+	if (!err && from < to)
+		err = filemap_write_and_wait_range(log->i_mapping, from, to - 1);
+	return err;
 }
 
 /**
@@ -100,22 +122,25 @@ static int ntfs_logfile_is_empty(struct inode *log, u8 *buf)
  * So the whole journal file is filled with 0xff and written before the first
  * change: both restart pages and every log page then read as "never
  * used", which Windows (and ntfs-3g, chkdsk) treat as an empty journal
- * and initialise afresh on their next mount.  A journal that is already
- * all 0xff is left alone.
+ * and initialise afresh on their next mount.  The log pages go first and
+ * the restart pages last: a reset cut short leaves the old (clean)
+ * restart area, and the next mount starts over.  A journal whose restart
+ * pages already read as 0xff is left alone (ntfs_logfile_is_empty()).
  *
  * Return: 0 or an error (the mount then stays read-only).
  */
 int ntfs_logfile_reset(struct ntfs_sb *sbi)
 {
 	struct inode *log = ntfs_iget(sbi->sb, NTFS_LOGFILE_INO);
-	u64 size, pos;
+	u64 size, head;
 	u8 *buf;
 	int err;
 
 	if (IS_ERR(log))
 		return PTR_ERR(log);
 	size = NTFS_I(log)->stream.data_size;
-	buf = kvmalloc(NTFS_LOG_FILL_STEP, GFP_KERNEL);
+	head = min_t(u64, NTFS_LOG_HEAD, size);
+	buf = kvmalloc(max(NTFS_LOG_FILL_STEP, NTFS_LOG_HEAD), GFP_KERNEL);
 	err = buf ? 0 : -ENOMEM;
 	if (!err && (NTFS_I(log)->stream.resident ||
 		     ntfs_stream_check_meta(sbi, &NTFS_I(log)->stream)))
@@ -124,14 +149,9 @@ int ntfs_logfile_reset(struct ntfs_sb *sbi)
 		err = ntfs_logfile_is_empty(log, buf);
 	if (err == 0) {
 		memset(buf, 0xff, NTFS_LOG_FILL_STEP);
-		for (pos = 0; !err && pos < size; pos += NTFS_LOG_FILL_STEP) {
-			err = ntfs_walk_step();
-			if (!err)
-				err = ntfs_write_stream(log, pos, buf,
-							min_t(u64, NTFS_LOG_FILL_STEP, size - pos));
-		}
+		err = ntfs_logfile_fill(log, buf, head, size);
 		if (!err)
-			err = filemap_write_and_wait(log->i_mapping);
+			err = ntfs_logfile_fill(log, buf, 0, head);
 	} else if (err == 1) {
 		err = 0;
 	}

@@ -102,15 +102,18 @@ def volume_info(v, fn):
         fn(rec, o)
         v.put_record(3, rec, mirror)
 
-def restart_page(page, file_size):
+def restart_page(page, file_size, clean=False):
     """A $LogFile restart page (RSTR, version 1.1) whose restart area has
-    client 0 ("NTFS") in use and no RESTART_VOLUME_IS_CLEAN (0x0002)."""
+    client 0 ("NTFS") in use and no RESTART_VOLUME_IS_CLEAN (0x0002); with
+    @clean, the client free and the clean flag set, as Windows leaves it
+    after a clean shutdown."""
     p = bytearray(page)
     uc = page // 512 + 1
     ra = (0x1e + 2 * uc + 7) & ~7
     struct.pack_into("<4sHHQIIHhh", p, 0, b"RSTR", 0x1e, uc, 0, page, page, ra, 1, 1)
     lsn = 0x400000
-    struct.pack_into("<QHHHHIHHQIHHI", p, ra, lsn, 1, 0xffff, 0x0000, 0x0000,
+    free, in_use, flags = (0x0000, 0xffff, 0x0002) if clean else (0xffff, 0x0000, 0x0000)
+    struct.pack_into("<QHHHHIHHQIHHI", p, ra, lsn, 1, free, in_use, flags,
                      67 - file_size.bit_length(), 0x30 + 0xa0, 0x30, file_size, 0, 0x30, 0x40, 1)
     name = "NTFS".encode("utf-16-le")
     struct.pack_into("<QQHHH6xI", p, ra + 0x30, lsn, lsn, 0xffff, 0xffff, 1, len(name))
@@ -153,6 +156,15 @@ def patch(img, what, arg=None):
         size = struct.unpack_from("<Q", rec, o + 0x30)[0]
         for off in (0, 4096):
             v.write(v.vcn_off(runs, off), restart_page(4096, size))
+    elif what == "logclean":	# clean restart pages, old log pages after them
+        rec = v.record(2)
+        runs = v.data_runs(rec)
+        o = v.attr(rec, 0x80)
+        size = struct.unpack_from("<Q", rec, o + 0x30)[0]
+        for off in (0, 4096):
+            v.write(v.vcn_off(runs, off), restart_page(4096, size, True))
+        for off in range(8192, size, 4096):
+            v.write(v.vcn_off(runs, off), b"RCRD" + bytes([off >> 12 & 0xff]) * 4092)
     elif what == "efs":		# $DATA attribute header flags |= 0x4000
         n = v.lookup(arg)
         rec = v.record(n)

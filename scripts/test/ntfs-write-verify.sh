@@ -204,6 +204,23 @@ usnjrnl_volume() {
 	echo "$_u"
 }
 
+# journal_volume: the path of a blank 64 MiB mkntfs volume whose $LogFile
+# is as Windows leaves it after a clean shutdown: clean restart pages, old
+# log pages after them (scripts/images/ntfs_special.py patch logclean),
+# for tests/ntfs-write/82-journal.sh.
+journal_volume() {
+	_j=$DIR/journal-clean.img
+	if [ ! -f "$_j" ]; then
+		rm -f "$_j.new"
+		truncate -s 64M "$_j.new"
+		mkntfs -F -f -q -L journal "$_j.new" >/dev/null 2>&1 || die "mkntfs could not make $_j"
+		python3 "$S/images/ntfs_special.py" patch "$_j.new" logclean ||
+			die "could not give $_j a used journal"
+		mv "$_j.new" "$_j"
+	fi
+	echo "$_j"
+}
+
 # bigdir_volume: the path of the 100 000-entry volume of the read tests,
 # written by ntfs-3g (build/ntfs-images/bigdir.img; its /big has a
 # non-resident $BITMAP:$I30), made by make-ntfs-images.sh when missing.
@@ -238,6 +255,7 @@ template() {
 	[ "$1" != quota ] || { quota_volume; return; }
 	[ "$1" != usnjrnl ] || { usnjrnl_volume; return; }
 	[ "$1" != bigdir ] || { bigdir_volume; return; }
+	[ "$1" != journal ] || { journal_volume; return; }
 	_t=$DIR/blank-$1
 	[ "$2" = - ] || _t=$_t-c$2
 	[ "$3" = - ] || _t=$_t-s$3
@@ -529,6 +547,13 @@ verify() {
 			check "$n ($drv wrote it): each directory entry's copy of a file's size is the file's size" \
 				test $rc = 0
 			[ $rc = 0 ] || head -n 6 "$DIR/host/$n.dupinfo" | sed 's/^/#   /'
+		fi
+		# no log record of an earlier session may survive our changes
+		# (ntfs_logfile_reset()): the journal reads as 0xff throughout
+		if [ "$drv" = ours ]; then
+			_left=$(ntfscat -f -i 2 "$img" 2>/dev/null | tr -d '\377' | wc -c)
+			check "$n (ours wrote it): \$LogFile is emptied (0xff throughout; $_left other bytes)" \
+				test "$_left" = 0
 		fi
 		extend_file quota "$n" "$img" "$blank" "$drv" \
 			"\$Quota:\$Q as blank, out of date exactly when quotas are tracked"

@@ -170,55 +170,52 @@ objid_volume() {
 	ntfs3g_volume "$DIR/objid.img" 64M objid fill_objid
 }
 
-# quota_volume: the path of a blank 64 MiB mkntfs volume whose quotas are
-# tracked: the defaults entry of $Extend\$Quota:$Q (owner id 1) given the
-# tracking flag (scripts/test/ntfs-quota.py track), as Windows leaves it
-# when quota management is turned on (tests/ntfs-write/88-quota.sh).
-quota_volume() {
-	_q=$DIR/quota-tracked.img
-	if [ ! -f "$_q" ]; then
-		rm -f "$_q.new"
-		truncate -s 64M "$_q.new"
-		mkntfs -F -f -q -L quota "$_q.new" >/dev/null 2>&1 || die "mkntfs could not make $_q"
-		python3 "$S/test/ntfs-quota.py" track "$_q.new" || die "could not turn quota tracking on in $_q"
-		mv "$_q.new" "$_q"
+# patched_volume IMG LABEL CMD...: the path IMG of a blank 64 MiB mkntfs
+# volume labelled LABEL that "CMD... IMG" changed, made once and kept.
+patched_volume() {
+	_p=$1 _l=$2
+	shift 2
+	if [ ! -f "$_p" ]; then
+		rm -f "$_p.new"
+		truncate -s 64M "$_p.new"
+		mkntfs -F -f -q -L "$_l" "$_p.new" >/dev/null 2>&1 || die "mkntfs could not make $_p"
+		"$@" "$_p.new" || die "could not make $_p ($*)"
+		mv "$_p.new" "$_p"
 	fi
-	echo "$_q"
+	echo "$_p"
 }
 
-# usnjrnl_volume: the path of a blank 64 MiB mkntfs volume with a change
-# journal, $Extend\$UsnJrnl (mkntfs and ntfs-3g make none: ntfs-3g gives a
-# file the streams $J and $Max, and moves it into $Extend;
+# quota_volume: the path of a blank volume whose quotas are tracked: the
+# defaults entry of $Extend\$Quota:$Q (owner id 1) given the tracking flag
+# (scripts/test/ntfs-quota.py track), as Windows leaves it when quota
+# management is turned on (tests/ntfs-write/88-quota.sh).
+quota_volume() {
+	patched_volume "$DIR/quota-tracked.img" quota python3 "$S/test/ntfs-quota.py" track
+}
+
+# usnjrnl_volume: the path of a blank volume with a change journal,
+# $Extend\$UsnJrnl (mkntfs and ntfs-3g make none: ntfs-3g gives a file the
+# streams $J and $Max, and moves it into $Extend;
 # scripts/test/ntfs-usnjrnl.py make), for tests/ntfs-write/89-usnjrnl.sh.
 usnjrnl_volume() {
-	_u=$DIR/usnjrnl.img
-	if [ ! -f "$_u" ]; then
-		rm -f "$_u.new"
-		truncate -s 64M "$_u.new"
-		mkntfs -F -f -q -L usnjrnl "$_u.new" >/dev/null 2>&1 || die "mkntfs could not make $_u"
-		mkdir -p "$DIR/mnt"
-		python3 "$S/test/ntfs-usnjrnl.py" make "$_u.new" "$DIR/mnt" ||
-			die "could not give $_u a change journal"
-		mv "$_u.new" "$_u"
-	fi
-	echo "$_u"
+	patched_volume "$DIR/usnjrnl.img" usnjrnl usnjrnl_make
 }
 
-# journal_volume: the path of a blank 64 MiB mkntfs volume whose $LogFile
-# is as Windows leaves it after a clean shutdown: clean restart pages, old
-# log pages after them (scripts/images/ntfs_special.py patch logclean),
-# for tests/ntfs-write/82-journal.sh.
+usnjrnl_make() {
+	mkdir -p "$DIR/mnt"
+	python3 "$S/test/ntfs-usnjrnl.py" make "$1" "$DIR/mnt"
+}
+
+# journal_volume: the path of a blank volume whose $LogFile is as Windows
+# leaves it after a clean shutdown: clean restart pages, old log pages
+# after them (scripts/images/ntfs_special.py patch logclean), for
+# tests/ntfs-write/82-journal.sh.
 journal_volume() {
-	_j=$DIR/journal-clean.img
-	if [ ! -f "$_j" ]; then
-		rm -f "$_j.new"
-		truncate -s 64M "$_j.new"
-		mkntfs -F -f -q -L journal "$_j.new" >/dev/null 2>&1 || die "mkntfs could not make $_j"
-		python3 "$S/images/ntfs_special.py" patch "$_j.new" logclean ||
-			die "could not give $_j a used journal"
-		mv "$_j.new" "$_j"
-	fi
-	echo "$_j"
+	patched_volume "$DIR/journal-clean.img" journal journal_make
+}
+
+journal_make() {
+	python3 "$S/images/ntfs_special.py" patch "$1" logclean
 }
 
 # bigdir_volume: the path of the 100 000-entry volume of the read tests,

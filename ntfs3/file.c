@@ -290,6 +290,41 @@ static const struct iomap_ops ntfs_write_iomap_ops = {
 	.iomap_begin = ntfs_write_iomap_begin,
 };
 
+/**
+ * ntfs_hold_valid_end() - Cache the block that holds the end of the data
+ * @inode:	a plain or sparse non-resident stream
+ *
+ * iomap reads a block that a write or a zeroing covers in part straight
+ * from the disk, and past the initialized size (or the end of the file)
+ * the disk may hold anything in that block: bytes Windows never zeroed
+ * (SetFileValidData) or that another driver left after a truncation.
+ * Read through ntfs_read_folio() instead, the folio has zeros there, and
+ * held by the caller until its write is done it stays cached, so iomap
+ * does not read it again.  An uptodate folio is only looked up.
+ *
+ * Return: the folio, referenced; NULL when that end is block-aligned,
+ * outside the allocation, or its folio could not be read (the write then
+ * meets the error itself).
+ */
+static struct folio *ntfs_hold_valid_end(struct inode *inode)
+{
+	struct ntfs_stream *ns = &NTFS_I(inode)->stream;
+	loff_t end = min_t(loff_t, READ_ONCE(ns->valid_size), i_size_read(inode));
+	struct folio *folio;
+
+	if (ns->resident || ns->compressed || ns->encrypted ||
+	    !(end & (i_blocksize(inode) - 1)) || end >= ns->alloc_size)
+		return NULL;
+	folio = read_mapping_folio(inode->i_mapping, end >> PAGE_SHIFT, NULL);
+	return IS_ERR(folio) ? NULL : folio;
+}
+
+static void ntfs_release_valid_end(struct folio *folio)
+{
+	if (folio)
+		folio_put(folio);
+}
+
 /*
  * Zeros into [@pos, @pos + @len) of the page cache.  An empty range does
  * nothing: iomap_zero_range() would still take the folio at @pos and mark
@@ -297,9 +332,15 @@ static const struct iomap_ops ntfs_write_iomap_ops = {
  */
 static int ntfs_zero_cached(struct inode *inode, loff_t pos, loff_t len)
 {
+	struct folio *held;
+	int err;
+
 	if (len <= 0)
 		return 0;
-	return iomap_zero_range(inode, pos, len, NULL, &ntfs_write_iomap_ops);
+	held = ntfs_hold_valid_end(inode);
+	err = iomap_zero_range(inode, pos, len, NULL, &ntfs_write_iomap_ops);
+	ntfs_release_valid_end(held);
+	return err;
 }
 
 static int ntfs_do_make_nonresident(struct ntfs_trans *t, struct inode *inode, u64 a, u64 b)
@@ -427,25 +468,30 @@ static ssize_t ntfs_write_resident(struct kiocb *iocb, struct iov_iter *from)
 static ssize_t ntfs_write_nonresident(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct inode *inode = file_inode(iocb->ki_filp);
+	struct folio *held = ntfs_hold_valid_end(inode);
 	ssize_t ret;
 	int err;
 
 	if (ntfs_delay_begin(inode, iocb->ki_pos, iov_iter_count(from))) {
 		ret = iomap_file_buffered_write(iocb, from, &ntfs_delay_iomap_ops, NULL);
 		ntfs_delay_end(inode);
-		return ret;
+		goto out;
 	}
 	err = ntfs_delay_settle(inode);
 	if (!err)
 		err = ntfs_zero_gap(inode, iocb->ki_pos);
-	if (err)
-		return err;
+	if (err) {
+		ret = err;
+		goto out;
+	}
 	ret = iomap_file_buffered_write(iocb, from, &ntfs_write_iomap_ops, NULL);
 	if (ret > 0) {
 		err = ntfs_change(inode, ntfs_do_write_sizes, iocb->ki_pos, 0);
 		if (err)
 			ret = err;
 	}
+out:
+	ntfs_release_valid_end(held);
 	return ret;
 }
 

@@ -218,6 +218,28 @@ journal_make() {
 	python3 "$S/images/ntfs_special.py" patch "$1" logclean
 }
 
+# validtail_volume: the path of a blank volume with three files v1, v2 and
+# v3 of 20 000 random bytes (written by ntfs-3g) whose initialized size
+# was then cut to 5000 (scripts/images/ntfs_special.py patch valid): the
+# disk still holds the old bytes after it, as Windows' SetFileValidData
+# leaves them, for tests/ntfs-write/81-validtail.sh.
+validtail_volume() {
+	patched_volume "$DIR/validtail.img" validtail validtail_make
+}
+
+validtail_make() {
+	MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
+	mkdir -p "$MNT"
+	fuse_mount "$1" rw
+	for _n in v1 v2 v3; do
+		head -c 20000 /dev/urandom >"$MNT/$_n" || { fuse_reap; return 1; }
+	done
+	fuse_umount
+	for _n in v1 v2 v3; do
+		python3 "$S/images/ntfs_special.py" patch "$1" valid $_n >/dev/null || return 1
+	done
+}
+
 # bigdir_volume: the path of the 100 000-entry volume of the read tests,
 # written by ntfs-3g (build/ntfs-images/bigdir.img; its /big has a
 # non-resident $BITMAP:$I30), made by make-ntfs-images.sh when missing.
@@ -253,6 +275,7 @@ template() {
 	[ "$1" != usnjrnl ] || { usnjrnl_volume; return; }
 	[ "$1" != bigdir ] || { bigdir_volume; return; }
 	[ "$1" != journal ] || { journal_volume; return; }
+	[ "$1" != validtail ] || { validtail_volume; return; }
 	_t=$DIR/blank-$1
 	[ "$2" = - ] || _t=$_t-c$2
 	[ "$3" = - ] || _t=$_t-s$3

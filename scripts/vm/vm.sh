@@ -92,6 +92,11 @@ else
 	accel_args="-accel tcg,thread=multi"
 fi
 
+# The machine's PCI bus has about 30 free slots: the first 24 disks go
+# there, the rest behind PCI-PCI bridges of 30 each (added after those 24,
+# so that the guest enumerates them after them: vda.. keeps DISKS order).
+DISKS_ON_BUS0=24
+DISKS_PER_BRIDGE=30
 disk_args=""
 i=0
 for d in ${DISKS:-}; do
@@ -108,8 +113,15 @@ for d in ${DISKS:-}; do
 	[ -f "$path" ] || die "disk image $path does not exist"
 	# -drive if=none + -device (not if=virtio): devices made by -device keep
 	# the command line's order, so the disks are vda, vdb, ... in DISKS order
+	bus=""
+	if [ "$i" -ge "$DISKS_ON_BUS0" ]; then
+		br=$(((i - DISKS_ON_BUS0) / DISKS_PER_BRIDGE + 1))
+		[ $(((i - DISKS_ON_BUS0) % DISKS_PER_BRIDGE)) != 0 ] ||
+			disk_args="$disk_args -device pci-bridge,id=hxbr$br,chassis_nr=$br,shpc=off"
+		bus=",bus=hxbr$br"
+	fi
 	disk_args="$disk_args -drive file=$path,if=none,id=disk$i,format=raw,cache=unsafe$ro"
-	disk_args="$disk_args -device virtio-blk-pci,drive=disk$i${bs:+,logical_block_size=$bs,physical_block_size=$bs}"
+	disk_args="$disk_args -device virtio-blk-pci,drive=disk$i$bus${bs:+,logical_block_size=$bs,physical_block_size=$bs}"
 	i=$((i + 1))
 done
 

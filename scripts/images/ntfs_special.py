@@ -149,22 +149,17 @@ def patch(img, what, arg=None):
     elif what == "upcase":
         for vcn, lcn, ln in v.data_runs(v.record(10)):
             v.write(lcn * v.cs, bytes(ln * v.cs))
-    elif what == "logfile":
+    elif what in ("logfile", "logclean"):	# logclean: clean, old log pages after
         rec = v.record(2)
         runs = v.data_runs(rec)
         o = v.attr(rec, 0x80)
         size = struct.unpack_from("<Q", rec, o + 0x30)[0]
+        clean = what == "logclean"
         for off in (0, 4096):
-            v.write(v.vcn_off(runs, off), restart_page(4096, size))
-    elif what == "logclean":	# clean restart pages, old log pages after them
-        rec = v.record(2)
-        runs = v.data_runs(rec)
-        o = v.attr(rec, 0x80)
-        size = struct.unpack_from("<Q", rec, o + 0x30)[0]
-        for off in (0, 4096):
-            v.write(v.vcn_off(runs, off), restart_page(4096, size, True))
-        for off in range(8192, size, 4096):
-            v.write(v.vcn_off(runs, off), b"RCRD" + bytes([off >> 12 & 0xff]) * 4092)
+            v.write(v.vcn_off(runs, off), restart_page(4096, size, clean))
+        if clean:
+            for off in range(8192, size, 4096):
+                v.write(v.vcn_off(runs, off), b"RCRD" + bytes([off >> 12 & 0xff]) * 4092)
     elif what == "efs":		# $DATA attribute header flags |= 0x4000
         n = v.lookup(arg)
         rec = v.record(n)

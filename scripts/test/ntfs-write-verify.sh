@@ -95,22 +95,20 @@ windows_volume() {
 	echo "$_w"
 }
 
-# ntfs3g_volume IMG SIZE LABEL FILL: the path IMG of a volume mkntfs made
-# and the function FILL (given the mount point) filled through ntfs-3g;
-# made once and kept.
+# ntfs3g_volume IMG LABEL FILL: the path IMG of a blank volume
+# (patched_volume) that the function FILL (given the mount point) filled
+# through ntfs-3g; made once and kept.
 ntfs3g_volume() {
-	if [ ! -f "$1" ]; then
-		rm -f "$1.new"
-		truncate -s "$2" "$1.new"
-		mkntfs -F -f -q -L "$3" "$1.new" >/dev/null 2>&1 || die "mkntfs could not make $1"
-		MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
-		mkdir -p "$MNT"
-		fuse_mount "$1.new" rw
-		"$4" "$MNT" || { fuse_reap; die "could not fill $1 through ntfs-3g; log: $LOG"; }
-		fuse_umount
-		mv "$1.new" "$1"
-	fi
-	echo "$1"
+	patched_volume "$1" "$2" ntfs3g_fill "$3"
+}
+
+# ntfs3g_fill FILL IMG: mount IMG with ntfs-3g, run FILL MNT, unmount.
+ntfs3g_fill() {
+	MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
+	mkdir -p "$MNT"
+	fuse_mount "$2" rw
+	"$1" "$MNT" || { fuse_reap; echo "could not fill $2 through ntfs-3g; log: $LOG" >&2; return 1; }
+	fuse_umount
 }
 
 # fill_compressed MNT: a directory c/ with the compressed attribute, whose
@@ -146,7 +144,7 @@ fill_compressed() {
 
 # compressed_volume: the path of a 64 MiB volume filled by fill_compressed.
 compressed_volume() {
-	ntfs3g_volume "$DIR/compressed-lznt1.img" 64M compressed fill_compressed
+	ntfs3g_volume "$DIR/compressed-lznt1.img" compressed fill_compressed
 }
 
 # fill_objid MNT: files with object ids (given by ntfs-3g through
@@ -167,7 +165,7 @@ fill_objid() {
 
 # objid_volume: the path of a 64 MiB volume filled by fill_objid.
 objid_volume() {
-	ntfs3g_volume "$DIR/objid.img" 64M objid fill_objid
+	ntfs3g_volume "$DIR/objid.img" objid fill_objid
 }
 
 # patched_volume IMG LABEL CMD...: the path IMG of a blank 64 MiB mkntfs
@@ -228,15 +226,16 @@ validtail_volume() {
 }
 
 validtail_make() {
-	MNT=$DIR/mnt LOG=$DIR/ntfs-3g.log
-	mkdir -p "$MNT"
-	fuse_mount "$1" rw
-	for _n in v1 v2 v3; do
-		head -c 20000 /dev/urandom >"$MNT/$_n" || { fuse_reap; return 1; }
-	done
-	fuse_umount
+	ntfs3g_fill fill_validtail "$1" || return 1
 	for _n in v1 v2 v3; do
 		python3 "$S/images/ntfs_special.py" patch "$1" valid $_n >/dev/null || return 1
+	done
+}
+
+# fill_validtail MNT: v1, v2 and v3 of 20 000 random bytes each.
+fill_validtail() {
+	for _n in v1 v2 v3; do
+		head -c 20000 /dev/urandom >"$1/$_n" || return 1
 	done
 }
 
